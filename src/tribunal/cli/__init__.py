@@ -1,0 +1,93 @@
+"""The `tribunal` command line: a thin click layer over the library (C-1, C-2).
+
+Subcommands are imported only when used or listed, and their modules import the library inside
+the command body, so starting the CLI imports nothing heavy (no HTTP client, git, template engine
+or sqlite) until a command needs it (C-1, X-5). This package is the only place that knows exit
+codes: domain code raises `TribunalError`s, `TribunalGroup.invoke` maps them.
+"""
+
+from __future__ import annotations
+
+import importlib
+import sys
+import tempfile
+import traceback
+from typing import Any
+
+import click
+
+from tribunal import __version__
+from tribunal.enums import ExitCode
+from tribunal.errors import BadInput, TribunalError
+
+# name -> "module:attribute". Add a line here when a command lands.
+COMMANDS: dict[str, str] = {}
+
+
+class TribunalGroup(click.Group):
+    """A click group that loads subcommands lazily and maps tribunal errors to exit codes."""
+
+    def __init__(self, *args: Any, lazy: dict[str, str] | None = None, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.lazy = dict(lazy or {})
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted({*super().list_commands(ctx), *self.lazy})
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        if cmd_name in self.lazy:
+            module_name, _, attribute = self.lazy[cmd_name].partition(":")
+            command = getattr(importlib.import_module(module_name), attribute)
+            if not isinstance(command, click.Command):
+                raise TypeError(f"{self.lazy[cmd_name]} is not a click command")
+            return command
+        return super().get_command(ctx, cmd_name)
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except BadInput as error:
+            # C-3: one clear line naming file, line and field; exit 2; nothing was written.
+            click.echo(f"tribunal: error: {error}", err=True)
+            ctx.exit(ExitCode.BAD_INPUT)
+        except TribunalError as error:
+            click.echo(f"tribunal: {error}", err=True)
+            ctx.exit(ExitCode.NO_VERDICT)
+        except KeyboardInterrupt:
+            click.echo("tribunal: interrupted", err=True)
+            ctx.exit(ExitCode.INTERRUPTED)
+        except (click.exceptions.Exit, click.ClickException, click.Abort):
+            raise
+        except Exception as error:  # the one place unexpected errors are reported (C-2)
+            log = _log_internal_error()
+            click.echo(
+                f"tribunal: internal error: {type(error).__name__}: {error} (details: {log})",
+                err=True,
+            )
+            ctx.exit(ExitCode.NO_VERDICT)
+
+
+def _log_internal_error() -> str:
+    """C-2: an unexpected error prints one line and where the traceback was logged."""
+    with tempfile.NamedTemporaryFile(
+        "w", prefix="tribunal-error-", suffix=".log", delete=False, encoding="utf-8"
+    ) as handle:
+        traceback.print_exc(file=handle)
+    return handle.name
+
+
+@click.group(
+    cls=TribunalGroup, lazy=COMMANDS, context_settings={"help_option_names": ["-h", "--help"]}
+)
+@click.version_option(__version__, "--version", prog_name="tribunal")
+def cli() -> None:
+    """Turn a disputed change into a reproducible verdict kept as files in the repository.
+
+    Evidence (duel, invariants, matrix, proofs, juror seats) feeds courts that write
+    judgment.md; recurring disputes become precedents.md entries.
+    """
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Console-script entry point."""
+    cli.main(args=argv if argv is not None else sys.argv[1:], prog_name="tribunal")

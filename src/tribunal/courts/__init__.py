@@ -1,0 +1,1 @@
+"""Courts decide over evidence records and seat records: arbiter, blind, panel."""

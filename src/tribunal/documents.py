@@ -1,0 +1,236 @@
+"""Loading input documents: YAML and JSON with line numbers, checked against shipped schemas.
+
+C-3/C-5: malformed text, duplicate keys, empty or binary files and schema violations all become
+one `BadInput` naming the file, the line where known, and the field path. Hand-written YAML goes
+through ruamel.yaml (line numbers, duplicate keys are errors); JSON through the stdlib with a
+duplicate-key hook. Line numbers for JSON fields are looked up only on the error path.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from tribunal.errors import BadInput
+
+FieldPath = tuple[str | int, ...]
+
+YAML_SUFFIXES = (".yaml", ".yml")
+JSON_SUFFIXES = (".json",)
+
+
+@dataclass
+class Document:
+    """A loaded input: plain Python data plus where each field stands in the file."""
+
+    path: Path
+    label: str  # how the file is named in messages and outputs (C-8)
+    data: Any
+    text: str
+    _lines: dict[FieldPath, int] | None = field(default=None, repr=False)
+
+    def line_of(self, where: Sequence[str | int]) -> int | None:
+        """1-based line of the field at `where` (or of its nearest parent), or None."""
+        if self._lines is None:
+            self._lines = _yaml_lines(self.text)
+        path = tuple(where)
+        while path:
+            if path in self._lines:
+                return self._lines[path]
+            path = path[:-1]
+        return None
+
+    def bad(self, message: str, where: Sequence[str | int] = ()) -> BadInput:
+        """A BadInput about the field at `where` in this document."""
+        return BadInput(
+            message,
+            source=self.label,
+            line=self.line_of(where) if where else None,
+            field=format_field(where) or None,
+        )
+
+
+def format_field(where: Iterable[str | int]) -> str:
+    """`("results", 3, "verdict")` -> `results[3].verdict`."""
+    text = ""
+    for part in where:
+        if isinstance(part, int):
+            text += f"[{part}]"
+        else:
+            text += f".{part}" if text else str(part)
+    return text
+
+
+def read_text(path: Path, label: str) -> str:
+    """Read a UTF-8 text input; a missing, empty or binary file is bad input (C-3)."""
+    try:
+        raw = Path(path).read_bytes()
+    except FileNotFoundError:
+        raise BadInput("file not found", source=label) from None
+    except IsADirectoryError:
+        raise BadInput("is a directory, expected a file", source=label) from None
+    except OSError as exc:
+        raise BadInput(f"cannot read: {exc.strerror}", source=label) from None
+    if not raw.strip():
+        raise BadInput("file is empty", source=label)
+    if b"\0" in raw:
+        raise BadInput("binary file, expected UTF-8 text", source=label)
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise BadInput(f"not UTF-8 text (byte {exc.start})", source=label) from None
+
+
+def load_yaml(path: Path, label: str | None = None) -> Document:
+    """Load hand-written YAML with ruamel.yaml: duplicate keys are errors, lines are kept."""
+    label = label if label is not None else str(path)
+    text = read_text(path, label)
+    data, lines = _parse_yaml(text, label)
+    return Document(path=Path(path), label=label, data=data, text=text, _lines=lines)
+
+
+def load_json(path: Path, label: str | None = None) -> Document:
+    """Load JSON with the stdlib; duplicate keys are errors (C-5 holds for JSON too)."""
+    label = label if label is not None else str(path)
+    text = read_text(path, label)
+    data = parse_json(text, label)
+    return Document(path=Path(path), label=label, data=data, text=text)
+
+
+def load_any(path: Path, label: str | None = None) -> Document:
+    """Load a JSON or YAML document, chosen by the file's suffix (YAML for anything else)."""
+    if Path(path).suffix.lower() in JSON_SUFFIXES:
+        return load_json(path, label)
+    return load_yaml(path, label)
+
+
+def parse_json(text: str, label: str) -> Any:
+    """Parse JSON text, naming `label` and the line in any error."""
+
+    def no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+        result: dict[str, Any] = {}
+        for key, value in pairs:
+            if key in result:
+                raise _DuplicateKey(key)
+            result[key] = value
+        return result
+
+    try:
+        return json.loads(text, object_pairs_hook=no_duplicates)
+    except json.JSONDecodeError as exc:
+        raise BadInput(f"malformed JSON: {exc.msg}", source=label, line=exc.lineno) from None
+    except _DuplicateKey as exc:
+        # ruamel reads JSON as YAML and knows the line of the second occurrence.
+        try:
+            _parse_yaml(text, label)
+        except BadInput as located:
+            line = located.line
+        else:
+            line = None
+        raise BadInput(f"duplicate key {exc.key!r}", source=label, line=line) from None
+    except RecursionError:
+        raise BadInput("malformed JSON: nested too deeply", source=label) from None
+
+
+class _DuplicateKey(Exception):
+    def __init__(self, key: str) -> None:
+        super().__init__(key)
+        self.key = key
+
+
+def _parse_yaml(text: str, label: str) -> tuple[Any, dict[FieldPath, int]]:
+    from ruamel.yaml import YAML
+    from ruamel.yaml.error import MarkedYAMLError, YAMLError
+
+    yaml = YAML(typ="rt")
+    yaml.allow_duplicate_keys = False
+    try:
+        tree = yaml.load(text)
+    except MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        line = mark.line + 1 if mark is not None else None
+        problem = exc.problem or exc.context or "malformed YAML"
+        raise BadInput(f"malformed YAML: {problem}", source=label, line=line) from None
+    except YAMLError as exc:
+        raise BadInput(f"malformed YAML: {exc}", source=label) from None
+    except RecursionError:
+        raise BadInput("malformed YAML: nested too deeply", source=label) from None
+    lines: dict[FieldPath, int] = {}
+    return _plain(tree, (), lines), lines
+
+
+def _yaml_lines(text: str) -> dict[FieldPath, int]:
+    """Field lines of a document already parsed once (JSON is YAML for this purpose)."""
+    try:
+        _, lines = _parse_yaml(text, "")
+    except BadInput:
+        return {}
+    return lines
+
+
+def _plain(node: Any, where: FieldPath, lines: dict[FieldPath, int]) -> Any:
+    """ruamel's round-trip tree -> plain dict/list/str/int/float/bool/None, recording lines."""
+    from ruamel.yaml.comments import CommentedMap, CommentedSeq
+
+    if isinstance(node, CommentedMap):
+        result: dict[str, Any] = {}
+        for key, value in node.items():
+            child = (*where, str(key))
+            with contextlib.suppress(KeyError, TypeError, AttributeError):
+                lines[child] = node.lc.key(key)[0] + 1
+            result[str(key)] = _plain(value, child, lines)
+        return result
+    if isinstance(node, CommentedSeq):
+        items = []
+        for index, value in enumerate(node):
+            child = (*where, index)
+            with contextlib.suppress(KeyError, TypeError, AttributeError, IndexError):
+                lines[child] = node.lc.item(index)[0] + 1
+            items.append(_plain(value, child, lines))
+        return items
+    if isinstance(node, bool) or node is None:
+        return node
+    if isinstance(node, int):
+        return int(node)
+    if isinstance(node, float):
+        return float(node)
+    if isinstance(node, str):
+        return str(node)
+    # Dates, timestamps and other YAML scalars keep their text form: inputs are data, not objects.
+    return str(node)
+
+
+def validate(document: Document, schema_name: str) -> None:
+    """Check `document.data` against the shipped schema `schema_name`; raise BadInput on the first
+    (best-matching) violation, naming its field path and line."""
+    error = first_schema_error(document.data, schema_name)
+    if error is not None:
+        message, where = error
+        raise document.bad(message, where)
+
+
+def first_schema_error(data: Any, schema_name: str) -> tuple[str, FieldPath] | None:
+    """The best-matching violation of `schema_name` by `data` as (message, field path), or None."""
+    from jsonschema.exceptions import best_match
+
+    from tribunal.schemas import validator_for
+
+    errors = list(validator_for(schema_name).iter_errors(data))
+    if not errors:
+        return None
+    best = best_match(errors)
+    return _schema_message(best), tuple(best.absolute_path)
+
+
+def _schema_message(error: Any) -> str:
+    if error.validator == "additionalProperties":
+        extra = sorted(set(error.instance) - set(error.schema.get("properties", {})))
+        if extra:
+            return f"unknown field {extra[0]!r}"
+    if error.validator == "required":
+        return str(error.message).replace(" is a required property", " is required")
+    return str(error.message)

@@ -1,0 +1,80 @@
+"""Statuses, verdicts, outcomes and exit codes: every closed vocabulary lives here (STYLE 4)."""
+
+from __future__ import annotations
+
+from enum import IntEnum, StrEnum
+
+
+class ExitCode(IntEnum):
+    """C-2. Only the CLI layer turns these into process exit codes."""
+
+    OK = 0
+    NEGATIVE = 1  # FAIL, DENY, ITERATE, BLOCK, refuse, a matrix that is not uniform_pass
+    BAD_INPUT = 2  # bad input or usage
+    NO_VERDICT = 3  # HOLD, ESCALATE, INVALID, or DEFERRED from a command that exits by its verdict
+    INTERRUPTED = 130
+
+
+class CaseVerdict(StrEnum):
+    """The verdict of one duel case, one matrix cell, or one evidence record (T-4)."""
+
+    PASS = "PASS"
+    FAIL = "FAIL"
+    DEFERRED = "DEFERRED"
+
+
+class JudgmentVerdict(StrEnum):
+    """The verdict of a court, written into `judgment.md` and `precedents.md` (T-6, R-2)."""
+
+    APPROVE = "APPROVE"
+    DENY = "DENY"
+    DEFERRED = "DEFERRED"
+
+    @property
+    def strictness(self) -> int:
+        """R-4: DENY > DEFERRED > APPROVE."""
+        return {"DENY": 2, "DEFERRED": 1, "APPROVE": 0}[self.value]
+
+    @property
+    def exit_code(self) -> ExitCode:
+        """`judgment --check` and `arbitrate` exit by the verdict (C-2)."""
+        return {
+            "APPROVE": ExitCode.OK,
+            "DENY": ExitCode.NEGATIVE,
+            "DEFERRED": ExitCode.NO_VERDICT,
+        }[self.value]
+
+
+class SeatVerdict(StrEnum):
+    """What a model seat says (V-1 pass/refuse; hold when no rung answered)."""
+
+    PASS = "pass"
+    REFUSE = "refuse"
+    HOLD = "hold"
+
+
+class Severity(StrEnum):
+    """V-1 finding severities, strongest first."""
+
+    BLOCKER = "blocker"
+    MAJOR = "major"
+    MINOR = "minor"
+    INFO = "info"
+
+
+class Outcome(StrEnum):
+    """B-1 convening outcomes, in precedence order."""
+
+    INVALID = "INVALID"
+    ESCALATE = "ESCALATE"
+    ITERATE = "ITERATE"
+    HOLD = "HOLD"
+    LAND = "LAND"
+
+
+class MatrixSignal(StrEnum):
+    """T-7 `summary.signal`."""
+
+    UNIFORM_PASS = "uniform_pass"
+    UNIFORM_FAIL = "uniform_fail"
+    TIER_DEPENDENT_SPEC = "tier_dependent_spec"

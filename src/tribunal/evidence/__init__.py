@@ -1,0 +1,1 @@
+"""Evidence producers: duel, invariants, matrix, readiness, proofs -> Evidence records."""

@@ -1,0 +1,40 @@
+"""C-8: the repository root and how paths are written into outputs."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+
+def find_root(start: Path | None = None) -> Path:
+    """Return the git top level of `start` (default: the working directory), else `start` itself.
+
+    Walks up looking for `.git` (a directory, or a file in a worktree) so that no git
+    library is imported just to start a command (C-1).
+    """
+    here = Path(start if start is not None else os.getcwd()).resolve()
+    for candidate in (here, *here.parents):
+        if (candidate / ".git").exists():
+            return candidate
+    return here
+
+
+def display_path(given: str | os.PathLike[str], root: Path) -> str:
+    """C-8: relative to `root` with `/` when inside it, else exactly as given."""
+    given_text = os.fspath(given)
+    resolved = Path(given_text).resolve()
+    try:
+        relative = resolved.relative_to(root.resolve())
+    except ValueError:
+        return given_text
+    text = relative.as_posix()
+    return "." if text == "" else text
+
+
+def inside(path: Path, root: Path) -> bool:
+    """True when `path` (resolved, symlinks followed) lies inside `root`."""
+    try:
+        path.resolve().relative_to(root.resolve())
+    except ValueError:
+        return False
+    return True

@@ -1,0 +1,1 @@
+"""Records kept in the repository: judgments, precedents, run directories."""

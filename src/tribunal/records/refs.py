@@ -1,0 +1,95 @@
+"""evidence_ref: a pointer at committed evidence — `path`, `path#/json/pointer` or `path:line`.
+
+T-6 and R-6: every evidence_ref must resolve inside the repository — no absolute paths, no `..`
+escapes, the file present, the JSON pointer or line present in it.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from tribunal.errors import BadInput, BrokenRef
+
+_LINE_FORM = re.compile(r"^(?P<path>.+):(?P<line>[0-9]+)$")
+
+
+@dataclass(frozen=True)
+class EvidenceRef:
+    """A parsed evidence_ref: a path, optionally a JSON pointer or a 1-based line in it."""
+
+    path: str
+    pointer: str | None = None
+    line: int | None = None
+
+    def __str__(self) -> str:
+        if self.pointer is not None:
+            return f"{self.path}#{self.pointer}"
+        if self.line is not None:
+            return f"{self.path}:{self.line}"
+        return self.path
+
+
+def parse_ref(text: str) -> EvidenceRef:
+    """Split an evidence_ref into path and pointer/line. Raises BrokenRef when it has no path."""
+    text = text.strip()
+    if "#" in text:
+        path, _, pointer = text.partition("#")
+        if pointer and not pointer.startswith("/"):
+            raise BrokenRef(f"{text}: a JSON pointer starts with '/'")
+        ref = EvidenceRef(path=path, pointer=pointer)
+    elif (match := _LINE_FORM.match(text)) is not None:
+        ref = EvidenceRef(path=match["path"], line=int(match["line"]))
+    else:
+        ref = EvidenceRef(path=text)
+    if not ref.path:
+        raise BrokenRef(f"{text!r}: names no file")
+    return ref
+
+
+def resolve_ref(text: str, *, base: Path, root: Path) -> Path:
+    """Check that `text` resolves to evidence inside `root`; return the file it names.
+
+    `base` is the directory relative paths start from (the root, or a run dir's own dir).
+    Raises BrokenRef saying what does not resolve.
+    """
+    ref = parse_ref(text)
+    if Path(ref.path).is_absolute():
+        raise BrokenRef(f"{text}: absolute path; evidence_ref must be relative to the repository")
+    target = (base / ref.path).resolve()
+    try:
+        target.relative_to(root.resolve())
+    except ValueError:
+        raise BrokenRef(f"{text}: escapes the repository") from None
+    if not target.is_file():
+        raise BrokenRef(f"{text}: no such file")
+    if ref.line is not None:
+        _check_line(text, target, ref.line)
+    if ref.pointer is not None:
+        _check_pointer(text, target, ref.pointer)
+    return target
+
+
+def _check_line(text: str, target: Path, line: int) -> None:
+    count = len(target.read_bytes().splitlines())
+    if not 1 <= line <= count:
+        raise BrokenRef(f"{text}: line {line} does not exist ({count} lines)")
+
+
+def _check_pointer(text: str, target: Path, pointer: str) -> None:
+    from tribunal.documents import load_any
+
+    try:
+        node: Any = load_any(target, str(target)).data
+    except BadInput as exc:
+        raise BrokenRef(f"{text}: cannot read the target: {exc.message}") from None
+    for token in pointer.split("/")[1:]:
+        key = token.replace("~1", "/").replace("~0", "~")
+        if isinstance(node, dict) and key in node:
+            node = node[key]
+        elif isinstance(node, list) and key.isdigit() and int(key) < len(node):
+            node = node[int(key)]
+        else:
+            raise BrokenRef(f"{text}: pointer does not resolve at {key!r}")

@@ -89,7 +89,7 @@ def load_yaml(path: Path, label: str | None = None) -> Document:
     """Load hand-written YAML with ruamel.yaml: duplicate keys are errors, lines are kept."""
     label = label if label is not None else str(path)
     text = read_text(path, label)
-    data, lines = _parse_yaml(text, label)
+    data, lines = parse_yaml(text, label)
     return Document(path=Path(path), label=label, data=data, text=text, _lines=lines)
 
 
@@ -126,7 +126,7 @@ def parse_json(text: str, label: str) -> Any:
     except _DuplicateKey as exc:
         # ruamel reads JSON as YAML and knows the line of the second occurrence.
         try:
-            _parse_yaml(text, label)
+            parse_yaml(text, label)
         except BadInput as located:
             line = located.line
         else:
@@ -142,7 +142,8 @@ class _DuplicateKey(Exception):
         self.key = key
 
 
-def _parse_yaml(text: str, label: str) -> tuple[Any, dict[FieldPath, int]]:
+def parse_yaml(text: str, label: str) -> tuple[Any, dict[FieldPath, int]]:
+    """Parse YAML text into plain data plus the 1-based line of every field; BadInput on error."""
     from ruamel.yaml import YAML
     from ruamel.yaml.error import MarkedYAMLError, YAMLError
 
@@ -166,7 +167,7 @@ def _parse_yaml(text: str, label: str) -> tuple[Any, dict[FieldPath, int]]:
 def _yaml_lines(text: str) -> dict[FieldPath, int]:
     """Field lines of a document already parsed once (JSON is YAML for this purpose)."""
     try:
-        _, lines = _parse_yaml(text, "")
+        _, lines = parse_yaml(text, "")
     except BadInput:
         return {}
     return lines

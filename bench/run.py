@@ -1,0 +1,119 @@
+"""Benchmarks for the speed targets of SPEC §11, one command:
+
+    python3 bench/run.py            # full sizes; prints a Markdown table for the README
+    python3 bench/run.py --quick    # small sizes, run by the test suite (checks the benches work)
+    python3 bench/run.py --only X-5
+
+Timings are wall-clock medians of whole commands run as subprocesses, the way a user runs them.
+The table names the machine it ran on. Exit 0 when every target held (always 0 with --quick,
+whose sizes are too small to judge a target).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import platform
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+BENCH = Path(__file__).resolve().parent
+REPO = BENCH.parent
+sys.path.insert(0, str(BENCH))
+
+
+@dataclass
+class Row:
+    """One measured figure against its SPEC §11 target."""
+
+    target_id: str
+    what: str
+    value: str
+    target: str
+    ok: bool
+
+
+def timed(argv: Sequence[str], *, cwd: Path, runs: int, ok_codes: Sequence[int] = (0,)) -> float:
+    """Median wall time of `argv` over `runs` runs; a run exiting outside `ok_codes` aborts."""
+    samples = []
+    for _ in range(runs):
+        start = time.perf_counter()
+        result = subprocess.run(argv, cwd=cwd, capture_output=True, check=False)
+        samples.append(time.perf_counter() - start)
+        if result.returncode not in ok_codes:
+            raise SystemExit(
+                f"bench: {' '.join(argv)} exited {result.returncode}:\n{result.stderr.decode()}"
+            )
+    return statistics.median(samples)
+
+
+def tribunal(*args: str) -> list[str]:
+    """The installed `tribunal` console script (as users run it), else `python -m tribunal`."""
+    script = Path(sys.executable).parent / "tribunal"
+    return [str(script), *args] if script.exists() else [sys.executable, "-m", "tribunal", *args]
+
+
+def x5_help(quick: bool, work: Path) -> list[Row]:
+    """X-5: `tribunal --help` within 0.25 s of `python3 -c pass`."""
+    runs = 3 if quick else 21
+    bare = timed([sys.executable, "-c", "pass"], cwd=work, runs=runs)
+    helped = timed(tribunal("--help"), cwd=work, runs=runs)
+    extra = helped - bare
+    return [
+        Row(
+            "X-5",
+            "`tribunal --help` minus `python3 -c pass` (median)",
+            f"{extra * 1000:.0f} ms ({helped * 1000:.0f} vs {bare * 1000:.0f} ms)",
+            "<= 250 ms",
+            extra <= 0.25,
+        )
+    ]
+
+
+BENCHMARKS: dict[str, Callable[[bool, Path], list[Row]]] = {
+    "X-5": x5_help,
+}
+
+
+def machine() -> str:
+    cpu = platform.processor() or platform.machine()
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                cpu = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    return f"{cpu}, {os.cpu_count()} cores, Python {platform.python_version()}, {platform.system()}"
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description="tribunal benchmarks (SPEC §11)")
+    parser.add_argument("--quick", action="store_true", help="small sizes, for the test suite")
+    parser.add_argument("--only", default="", help="comma-separated target ids, e.g. X-4,X-5")
+    args = parser.parse_args(argv)
+    chosen = [name for name in BENCHMARKS if not args.only or name in args.only.split(",")]
+    rows: list[Row] = []
+    for name in chosen:
+        with tempfile.TemporaryDirectory(prefix=f"tribunal-bench-{name}-") as work:
+            rows.extend(BENCHMARKS[name](args.quick, Path(work)))
+    print(f"Machine: {machine()}{' (quick sizes: not a measurement)' if args.quick else ''}")
+    print()
+    print("| target | what | measured | target | met |")
+    print("|---|---|---|---|---|")
+    for row in rows:
+        print(
+            f"| {row.target_id} | {row.what} | {row.value} | {row.target} | "
+            f"{'yes' if row.ok else 'NO'} |"
+        )
+    return 0 if args.quick or all(row.ok for row in rows) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

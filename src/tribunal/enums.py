@@ -78,3 +78,18 @@ class MatrixSignal(StrEnum):
     UNIFORM_PASS = "uniform_pass"
     UNIFORM_FAIL = "uniform_fail"
     TIER_DEPENDENT_SPEC = "tier_dependent_spec"
+
+
+class SuiteRunner(StrEnum):
+    """E-2 contract `test_runner`: how the proof harness reads the suite's results."""
+
+    PYTEST = "pytest"
+    GENERIC = "generic"
+
+
+class FileRole(StrEnum):
+    """E-1 manifest `files[].role`: why a file is in the envelope."""
+
+    CHANGED = "changed"  # touched by the change: whole content
+    TEST = "test"  # a test file of a touched file, or named by the contract: whole content
+    DELETED = "deleted"  # deleted by the change: path only

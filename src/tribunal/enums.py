@@ -93,3 +93,31 @@ class FileRole(StrEnum):
     CHANGED = "changed"  # touched by the change: whole content
     TEST = "test"  # a test file of a touched file, or named by the contract: whole content
     DELETED = "deleted"  # deleted by the change: path only
+
+
+class TermSource(StrEnum):
+    """E-3: where a scanned term comes from. Every source but CONTENT fails the envelope build."""
+
+    NAME = "name"  # an author or committer name of a commit in the range
+    EMAIL = "email"  # an author or committer e-mail address
+    LOCAL_PART = "local_part"  # the part of such an address before `@` (4 characters or more)
+    DENY = "deny"  # the contract's `deny` list or `--deny FILE`
+    BUILDER = "builder"  # the builder's model id
+    CONTENT = "content"  # a family name or another fleet model id: recorded as a warning only
+
+    @property
+    def fails(self) -> bool:
+        """True when a hit of this term fails the build (E-3); content terms only warn."""
+        return self is not TermSource.CONTENT
+
+    @property
+    def described(self) -> str:
+        """How the term's origin is named in messages."""
+        return {
+            "name": "commit author/committer name",
+            "email": "commit author/committer e-mail",
+            "local_part": "local part of a commit e-mail",
+            "deny": "deny list",
+            "builder": "builder model id",
+            "content": "fleet family or model id",
+        }[self.value]

@@ -21,7 +21,9 @@ from tribunal.enums import ExitCode
 from tribunal.errors import BadInput, TribunalError
 
 # name -> "module:attribute". Add a line here when a command lands.
-COMMANDS: dict[str, str] = {}
+COMMANDS: dict[str, str] = {
+    "envelope": "tribunal.cli.envelope:envelope",
+}
 
 
 class TribunalGroup(click.Group):

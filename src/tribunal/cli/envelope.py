@@ -1,0 +1,87 @@
+"""`tribunal envelope`: build the blind envelope a juror reads (E-1..E-4)."""
+
+from __future__ import annotations
+
+import click
+
+from tribunal.enums import ExitCode
+
+
+@click.command("envelope")
+@click.option(
+    "--repo",
+    "repo",
+    required=True,
+    type=click.Path(file_okay=False, path_type=str),
+    help="The git repository holding the change.",
+)
+@click.option("--base", required=True, help="The revision the change is measured from.")
+@click.option(
+    "--head",
+    default="HEAD",
+    show_default=True,
+    help="The commit judged (read from git objects, never the working tree).",
+)
+@click.option(
+    "--contract",
+    "contract_path",
+    required=True,
+    type=click.Path(dir_okay=False, path_type=str),
+    help="The review contract (intent, criteria; E-2). It may live anywhere.",
+)
+@click.option(
+    "--out",
+    "out_dir",
+    required=True,
+    type=click.Path(file_okay=False, path_type=str),
+    help="Directory to write envelope.md and manifest.json into.",
+)
+@click.option(
+    "--deny",
+    "deny_path",
+    type=click.Path(dir_okay=False, path_type=str),
+    help="A file of extra identity terms, one per line ('#' comments); any hit fails (E-3).",
+)
+@click.pass_context
+def envelope(
+    ctx: click.Context,
+    repo: str,
+    base: str,
+    head: str,
+    contract_path: str,
+    out_dir: str,
+    deny_path: str | None,
+) -> None:
+    """Build the envelope of BASE...HEAD: envelope.md and manifest.json.
+
+    The envelope holds the whole content of every file the change touched, their test files,
+    deleted files by path, and the review contract. It is scanned for commit author and
+    committer names and e-mail addresses and the deny list first: any hit exits 2 naming
+    path:line and the term, and nothing is written.
+    """
+    from pathlib import Path
+
+    from tribunal.core.contract import load_contract
+    from tribunal.core.envelope import build_envelope, load_deny_file
+    from tribunal.paths import display_path, find_root
+
+    root = find_root()
+    contract = load_contract(Path(contract_path), display_path(contract_path, root))
+    deny = load_deny_file(Path(deny_path), display_path(deny_path, root)) if deny_path else []
+    built = build_envelope(
+        Path(repo),
+        base,
+        contract,
+        head=head,
+        repo_label=display_path(repo, root),
+        deny=deny,
+    )
+    built.write(Path(out_dir))
+    click.echo(
+        f"envelope: {len(built.files)} file(s), ~{built.tokens_estimate} tokens, "
+        f"receipt {built.receipt[:12]} -> {display_path(out_dir, root)}",
+        err=True,
+    )
+    for warning in built.warnings:
+        click.echo(f"warning: {warning}", err=True)
+    ctx.exit(ExitCode.OK)

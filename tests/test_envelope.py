@@ -252,3 +252,31 @@ def test_same_inputs_give_identical_bytes_anywhere(
         assert result.exit_code == 0, result.output
         outputs.append(((out / "envelope.md").read_bytes(), (out / "manifest.json").read_bytes()))
     assert outputs[0] == outputs[1]
+
+
+def test_symlink_and_non_utf8_files_by_path_with_a_note(repo: GitRepo, tmp_path: Path) -> None:
+    (repo.path / "src/link.py").symlink_to("calc.py")
+    repo.commit("odd files", {"data/latin1.txt": "caf\xe9\n".encode("latin-1")})
+    envelope = build(repo, tmp_path)
+    assert "### src/link.py\n\n(symbolic link to calc.py)\n" in envelope.text
+    assert "### data/latin1.txt\n\n(binary file, 5 bytes: content not included)\n" in envelope.text
+    latin = next(file for file in envelope.files if file.path == "data/latin1.txt")
+    assert latin.sha256 == hashlib.sha256(b"caf\xe9\n").hexdigest()
+
+
+def test_submodule_by_path_with_its_commit(repo: GitRepo, tmp_path: Path) -> None:
+    commit = repo.git("rev-parse", "HEAD").strip()
+    repo.git("update-index", "--add", "--cacheinfo", f"160000,{commit},vendor/lib")
+    repo.git("commit", "-q", "-m", "submodule")
+    envelope = build(repo, tmp_path)
+    vendored = next(file for file in envelope.files if file.path == "vendor/lib")
+    assert vendored.sha256 is None and vendored.role.value == "changed"
+    assert f"(submodule at commit {commit}: content not included)" in envelope.text
+
+
+def test_hit_in_the_envelopes_own_words_names_its_line(repo: GitRepo, tmp_path: Path) -> None:
+    with pytest.raises(BadInput) as info:
+        build(repo, tmp_path, CONTRACT + "deny: [Criteria]\n")
+    line = build(repo, tmp_path).text.splitlines().index("Criteria:") + 1
+    assert (info.value.source, info.value.line) == ("envelope.md", line)
+    assert "'Criteria' (deny list)" in info.value.message

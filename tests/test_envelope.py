@@ -18,6 +18,7 @@ from tests.gitrepo import GitRepo
 from tribunal.cli import cli
 from tribunal.core.contract import Contract, load_contract
 from tribunal.core.envelope import Envelope, build_envelope, related_tests
+from tribunal.core.envelope_read import read_envelope
 from tribunal.core.envelope_text import fence_for
 from tribunal.documents import first_schema_error
 from tribunal.errors import BadInput
@@ -280,3 +281,33 @@ def test_hit_in_the_envelopes_own_words_names_its_line(repo: GitRepo, tmp_path: 
     line = build(repo, tmp_path).text.splitlines().index("Criteria:") + 1
     assert (info.value.source, info.value.line) == ("envelope.md", line)
     assert "'Criteria' (deny list)" in info.value.message
+
+
+def test_written_envelope_reads_back_whole(repo: GitRepo, tmp_path: Path) -> None:
+    (repo.path / "src/link.py").symlink_to("calc.py")
+    repo.commit(
+        "assorted",
+        {
+            "src/empty.py": "",
+            "src/eol.py": "Z = 3",
+            "docs/fences.md": "````\n### src/calc.py\n\n```\n",
+            "assets/blob.bin": b"\0\1\2",
+        },
+    )
+    built = build(repo, tmp_path)
+    built.write(tmp_path / "out")
+    again = read_envelope(tmp_path / "out", "out")
+    assert again == built
+    assert again.file_texts()["docs/fences.md"] == "````\n### src/calc.py\n\n```\n"
+    assert again.file_texts()["src/eol.py"] == "Z = 3"
+    assert "assets/blob.bin" not in again.file_texts()
+
+
+def test_edited_envelope_is_bad_input(repo: GitRepo, tmp_path: Path) -> None:
+    build(repo, tmp_path).write(tmp_path / "out")
+    md = tmp_path / "out" / "envelope.md"
+    md.write_text(md.read_text(encoding="utf-8").replace("a + b", "a * b"), encoding="utf-8")
+    with pytest.raises(BadInput) as info:
+        read_envelope(tmp_path / "out", "out")
+    assert (info.value.source, info.value.field) == ("out/envelope.md", "files[0]")
+    assert "'src/calc.py' is not in envelope.md as manifest.json records it" in str(info.value)

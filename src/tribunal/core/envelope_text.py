@@ -16,6 +16,7 @@ from tribunal.core.contract import Contract
 from tribunal.enums import FileRole
 
 ENVELOPE_NAME = "envelope.md"
+NO_NEWLINE_NOTE = "(no newline at end of file)\n"
 
 _BACKTICK_RUN = re.compile(r"`+")
 _PREAMBLE = """\
@@ -108,10 +109,14 @@ def _file(file: EnvelopeFile) -> Iterator[Segment]:
     ends_cleanly = file.text == "" or file.text.endswith("\n")
     yield Segment(f"{'' if ends_cleanly else chr(10)}{fence}\n")
     if not ends_cleanly:
-        yield Segment("(no newline at end of file)\n")
+        yield Segment(NO_NEWLINE_NOTE)
+
+
+def shown_path(path: str) -> str:
+    """How `path` is written in envelope.md: as is, or JSON-quoted when it holds a control
+    character (a newline in a path could otherwise fake a header)."""
+    return json.dumps(path, ensure_ascii=False) if any(ord(c) < 32 for c in path) else path
 
 
 def _path_segment(path: str) -> Segment:
-    # A path with control characters (a newline could fake a header) is shown JSON-quoted.
-    shown = json.dumps(path, ensure_ascii=False) if any(ord(c) < 32 for c in path) else path
-    return Segment(shown, path, None, "path")
+    return Segment(shown_path(path), path, None, "path")

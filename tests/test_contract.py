@@ -71,6 +71,8 @@ def test_json_contract(tmp_path: Path) -> None:
         ("intent: x\ncriteria: [a]\ntimeout_s: 0\n", 3, "timeout_s", "less than or equal"),
         ("intent: x\ncriteria: [a]\ntimeout_s: true\n", 3, "timeout_s", "not of type"),
         ("intent: |\n  one\n  two\ncriteria: [a]\n", 1, "intent", "must be one line"),
+        ("intent: x\ncriteria: [a]\ntests: [../up.py]\n", 3, "tests[0]", "inside the repository"),
+        ("intent: x\ncriteria: [a]\ntests: [/etc/x]\n", 3, "tests[0]", "inside the repository"),
         (
             "intent: x\ncriteria: [a]\ndeny: [Bob]\nidentity_allow:\n  - bob\n",
             5,

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 from typing import Any
 
 from tribunal.documents import Document, FieldPath, load_any, validate
@@ -95,6 +95,10 @@ def load_contract(path: Path, label: str | None = None) -> Contract:
     if not intent or "\n" in intent or "\r" in intent:
         raise document.bad("must be one line", ("intent",))
     _reject_old_behaviour(document)
+    tests = tuple(
+        _repository_path(document, entry, index)
+        for index, entry in enumerate(data.get("tests", ()))
+    )
     deny = tuple(data.get("deny", ()))
     allow = tuple(data.get("identity_allow", ()))
     denied = {term.casefold() for term in deny}
@@ -105,7 +109,7 @@ def load_contract(path: Path, label: str | None = None) -> Contract:
         label=document.label,
         intent=intent,
         criteria=tuple(data["criteria"]),
-        tests=tuple(entry.strip("/") for entry in data.get("tests", ())),
+        tests=tests,
         test_command=data.get("test_command"),
         test_runner=SuiteRunner(data.get("test_runner", SuiteRunner.PYTEST.value)),
         red=data.get("red"),
@@ -114,6 +118,14 @@ def load_contract(path: Path, label: str | None = None) -> Contract:
         timeout_s=data.get("timeout_s", DEFAULT_TIMEOUT_S),
         document=document,
     )
+
+
+def _repository_path(document: Document, entry: str, index: int) -> str:
+    """A `tests` entry as a repository-relative `/` path; outside the repository is bad input."""
+    path = PurePosixPath(entry)
+    if path.is_absolute() or ".." in path.parts or str(path) == ".":
+        raise document.bad("must be a path inside the repository", ("tests", index))
+    return path.as_posix()
 
 
 def old_behaviour_phrase(text: str) -> str | None:

@@ -37,7 +37,7 @@ def test_minimal_contract_gets_defaults(tmp_path: Path) -> None:
 def test_full_contract(tmp_path: Path) -> None:
     text = (
         MINIMAL
-        + "tests: [checks/transfer_cases.py, checks/data/]\n"
+        + "tests: [checks/transfer_cases.py, ./checks/data/]\n"
         + "test_command: python -m pytest {tests} --junitxml={junit}\n"
         + "test_runner: generic\nred: abc123\ndeny: [acme-bot]\n"
         + "identity_allow: [info]\ntimeout_s: 12.5\n"

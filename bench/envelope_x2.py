@@ -1,22 +1,17 @@
 """X-2: an envelope for a change touching 100 files of 20 KB in a 20,000-file repository, built
 and identity-scanned in under 2 s.
 
-    python3 bench/envelope_x2.py           # full size
-    python3 bench/envelope_x2.py --quick   # small size (checks the benchmark works)
-
+Run through `python3 bench/run.py --only X-2`.
 The repository is written with one `git fast-import`, so building it takes seconds, not minutes.
-`measure()` returns the figures for `bench/run.py`; wire it there as the X-2 row.
 """
 
 from __future__ import annotations
 
-import argparse
 import os
 import random
 import statistics
 import subprocess
 import sys
-import tempfile
 import time
 from pathlib import Path
 
@@ -109,21 +104,3 @@ def measure(quick: bool, work: Path) -> dict[str, float]:
         "cli_s": cli_s,
         "tokens": envelope.tokens_estimate,
     }
-
-
-def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--quick", action="store_true", help="small sizes, for the test suite")
-    args = parser.parse_args()
-    with tempfile.TemporaryDirectory(prefix="tribunal-bench-X-2-") as work:
-        figures = measure(args.quick, Path(work))
-    print(
-        f"X-2: {figures['changed']:.0f} changed files of 20 KB in {figures['files']:.0f} files: "
-        f"build_envelope {figures['library_s']:.2f} s (median), `tribunal envelope` "
-        f"{figures['cli_s']:.2f} s end to end (target < {TARGET_S:.0f} s)"
-    )
-    return 0 if args.quick or figures["cli_s"] < TARGET_S else 1
-
-
-if __name__ == "__main__":
-    sys.exit(main())

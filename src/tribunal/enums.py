@@ -121,3 +121,29 @@ class TermSource(StrEnum):
             "builder": "builder model id",
             "content": "fleet family or model id",
         }[self.value]
+
+
+class ThresholdBound(StrEnum):
+    """T-5: a threshold key `<metric>_max` (value must be <=) or `<metric>_min` (must be >=)."""
+
+    MAX = "max"
+    MIN = "min"
+
+    @property
+    def op(self) -> str:
+        """The comparison written into `invariants.json` checks."""
+        return {"max": "<=", "min": ">="}[self.value]
+
+    @property
+    def suffix(self) -> str:
+        """How the threshold key ends."""
+        return f"_{self.value}"
+
+
+class InvariantReason(StrEnum):
+    """T-5: why an invariant check failed, and the top-level reason of a corrupted metric."""
+
+    MISSING_METRIC = "missing_metric"
+    ABOVE_MAX = "above_max"
+    BELOW_MIN = "below_min"
+    METRIC_CORRUPTION = "metric_corruption"

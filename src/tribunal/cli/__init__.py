@@ -23,6 +23,7 @@ from tribunal.errors import BadInput, TribunalError
 # name -> "module:attribute". Add a line here when a command lands.
 COMMANDS: dict[str, str] = {
     "envelope": "tribunal.cli.envelope:envelope",
+    "invariants": "tribunal.cli.invariants:invariants",
 }
 
 

@@ -330,16 +330,18 @@ def test_script_runs_from_a_clone_like_the_command(tmp_path: Path) -> None:
     assert report["metrics"] == "metrics/validation_metrics.json"
 
 
-def test_script_without_dependencies_prints_the_install_command(tmp_path: Path) -> None:
+@pytest.mark.parametrize("script", ["check_invariants.py", "write_judgment.py"])
+def test_script_without_dependencies_prints_the_install_command(
+    tmp_path: Path, script: str
+) -> None:
     # `-S` skips site-packages: click and the rest are missing, as on a fresh machine (C-10).
     result = subprocess.run(
-        [sys.executable, "-S", "scripts/check_invariants.py",
+        [sys.executable, "-S", f"scripts/{script}",
          "--metrics", "metrics/validation_metrics.json", "--out", str(tmp_path / "i.json")],
         cwd=REPO, capture_output=True, text=True, check=False,
     )  # fmt: skip
     assert result.returncode == 2
     assert result.stderr == (
-        "check_invariants.py: error: missing dependency 'click'; "
-        "install with: python3 -m pip install -e .\n"
+        f"{script}: error: missing dependency 'click'; install with: python3 -m pip install -e .\n"
     )
     assert not (tmp_path / "i.json").exists()

@@ -147,3 +147,37 @@ class InvariantReason(StrEnum):
     ABOVE_MAX = "above_max"
     BELOW_MIN = "below_min"
     METRIC_CORRUPTION = "metric_corruption"
+
+
+class ReasonKind(StrEnum):
+    """T-6 judgment reasons: the kind is the part of `reason` before `:`.
+
+    The first five are the arbiter's, in the order they apply: the first that applies is the
+    reason. `manual` is a hand-written judgment's; `precedent*` come with precedents (R-4).
+    """
+
+    COUNTEREXAMPLE_GOT_THROUGH = "counterexample_got_through"
+    METRIC_CORRUPTION = "metric_corruption"
+    VIOLATES_INVARIANT = "violates_invariant"
+    DEFERRED = "deferred"
+    CLEAN = "clean"
+    MANUAL = "manual"
+    PRECEDENT = "precedent"
+    PRECEDENT_CONFLICT = "precedent_conflict"
+
+    @property
+    def takes_argument(self) -> bool:
+        """True when the reason is written `<kind>:<argument>`."""
+        return self not in (ReasonKind.METRIC_CORRUPTION, ReasonKind.CLEAN)
+
+    def with_argument(self, argument: str | None = None) -> str:
+        """The reason text: `kind` or `kind:argument`."""
+        return f"{self.value}:{argument}" if self.takes_argument else self.value
+
+
+class EvidenceKind(StrEnum):
+    """The producers of Evidence records known to the arbiter (SPEC §1); files may name others."""
+
+    DUEL = "duel"
+    INVARIANT = "invariant"
+    CORRUPTION = "corruption"

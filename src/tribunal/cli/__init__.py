@@ -24,6 +24,7 @@ from tribunal.errors import BadInput, TribunalError
 COMMANDS: dict[str, str] = {
     "envelope": "tribunal.cli.envelope:envelope",
     "invariants": "tribunal.cli.invariants:invariants",
+    "judgment": "tribunal.cli.judgment:judgment",
 }
 
 

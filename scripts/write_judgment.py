@@ -1,0 +1,15 @@
+#!/usr/bin/env python3
+"""T-1: `python3 scripts/write_judgment.py --duel-out D --invariants-out I --to F` =
+`tribunal judgment`.
+
+C-10: runs from a clone — `src/` goes on sys.path; a missing dependency is one line, exit 2.
+"""
+
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "src"))
+
+from tribunal.bootstrap import run_script
+
+run_script("judgment")

@@ -1,0 +1,196 @@
+"""`tribunal judgment` (T-6): write, check, record and hand-make judgment.md files."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from tribunal.enums import ExitCode
+
+FILE = click.Path(path_type=Path, dir_okay=False)
+VERDICTS = ("APPROVE", "DENY", "DEFERRED")
+
+
+def _templates_option(function: click.decorators.FC) -> click.decorators.FC:
+    return click.option(
+        "--templates",
+        "templates_dir",
+        type=click.Path(path_type=Path, file_okay=False),
+        help="Directory of Jinja2 body templates (default: the templates shipped with tribunal).",
+    )(function)
+
+
+@click.group(invoke_without_command=True)
+@click.option("--duel-out", "duel_out", type=FILE, help="duel.json written by `tribunal duel`.")
+@click.option(
+    "--invariants-out",
+    "invariants_out",
+    type=FILE,
+    help="invariants.json written by `tribunal invariants`.",
+)
+@click.option("--to", "to_path", type=FILE, help="Where to write judgment.md (parents created).")
+@click.option(
+    "--next-step",
+    "next_step",
+    help="The next checkable step (default: the spec's next_steps entry for the reason kind).",
+)
+@click.option(
+    "--evidence",
+    "evidence_files",
+    type=FILE,
+    multiple=True,
+    help="An Evidence record file (JSON or YAML) to weigh too; repeat for more.",
+)
+@_templates_option
+@click.option(
+    "--check",
+    "check_path",
+    type=FILE,
+    help="Validate this judgment (schema, every evidence_ref resolves); write nothing, "
+    "exit by its verdict: APPROVE 0, DENY 1, DEFERRED 3.",
+)
+@click.pass_context
+def judgment(
+    ctx: click.Context,
+    duel_out: Path | None,
+    invariants_out: Path | None,
+    to_path: Path | None,
+    next_step: str | None,
+    evidence_files: tuple[Path, ...],
+    templates_dir: Path | None,
+    check_path: Path | None,
+) -> None:
+    """Decide over the duel and the invariants and write judgment.md (the arbiter, no votes).
+
+    Verdict DENY if a case FAILed or an invariant failed, DEFERRED if a case was deferred,
+    APPROVE otherwise. Exit 0 when the judgment was written, whatever its verdict; with --check,
+    exit by the verdict of the judgment checked.
+    """
+    if ctx.invoked_subcommand is not None:
+        return
+    from tribunal.paths import find_root
+
+    root = find_root()
+    if check_path is not None:
+        ctx.exit(_check(check_path, root))
+    missing = [
+        flag
+        for flag, value in (
+            ("--duel-out", duel_out),
+            ("--invariants-out", invariants_out),
+            ("--to", to_path),
+        )
+        if value is None
+    ]
+    if missing:
+        raise click.UsageError(f"missing {', '.join(missing)} (or give --check FILE)")
+    assert duel_out is not None and invariants_out is not None and to_path is not None
+
+    from tribunal.atomic import write_atomic
+    from tribunal.evidence.collect import load_duel, load_evidence_file, load_invariants
+    from tribunal.paths import display_path
+    from tribunal.records.judgment import JudgmentInputs, write_judgment_text
+
+    duel_label = display_path(duel_out, root)
+    invariants_label = display_path(invariants_out, root)
+    inputs = JudgmentInputs(
+        duel=load_duel(duel_out, duel_label),
+        invariants=load_invariants(invariants_out, invariants_label),
+        extra=[load_evidence_file(path, display_path(path, root)) for path in evidence_files],
+        duel_out=duel_label,
+        invariants_out=invariants_label,
+    )
+    text = write_judgment_text(inputs, root=root, next_step=next_step, templates=templates_dir)
+    write_atomic(to_path, text)
+    click.echo(f"judgment: wrote {display_path(to_path, root)}", err=True)
+    ctx.exit(ExitCode.OK)
+
+
+def _check(path: Path, root: Path) -> ExitCode:
+    from tribunal.enums import JudgmentVerdict
+    from tribunal.paths import display_path
+    from tribunal.records.judgment_check import check_judgment
+
+    label = display_path(path, root)
+    checked = check_judgment(path, label, root=root)
+    verdict = JudgmentVerdict(checked.fields["verdict"])
+    click.echo(f"{label}: {verdict} {checked.fields['reason']}", err=True)
+    return verdict.exit_code
+
+
+@judgment.command("record")
+@click.argument("source", type=FILE)
+@click.option(
+    "--dir",
+    "directory",
+    type=click.Path(path_type=Path, file_okay=False),
+    help="Directory to file it in (default: judgments/ at the repository root).",
+)
+@click.pass_context
+def record(ctx: click.Context, source: Path, directory: Path | None) -> None:
+    """File a scratch judgment as <dir>/<stem>.judgment.md, never overwriting; print the path.
+
+    The stem is <session_id>-<spec_id> when both are present, else the run_id, else a slug of
+    the reason; a numeric suffix is added when the name is taken.
+    """
+    from tribunal.paths import display_path, find_root
+    from tribunal.records.filing import file_judgment, judgment_stem
+    from tribunal.records.judgment_check import check_judgment
+
+    root = find_root()
+    checked = check_judgment(source, display_path(source, root), root=root)
+    text = source.read_text(encoding="utf-8")
+    target = file_judgment(text, directory or root / "judgments", judgment_stem(checked.fields))
+    click.echo(display_path(target, root))
+    ctx.exit(ExitCode.OK)
+
+
+@judgment.command("new")
+@click.option("--verdict", required=True, type=click.Choice(VERDICTS), help="The verdict.")
+@click.option(
+    "--reason",
+    required=True,
+    help="A reason code (clean, violates_invariant:<metric>, ...) or manual:<slug>.",
+)
+@click.option(
+    "--evidence-ref",
+    "evidence_ref",
+    required=True,
+    multiple=True,
+    help="A path (with #/json/pointer or :line) the verdict rests on; repeat for more.",
+)
+@click.option("--reason-text", "reason_text", help="The reason in a sentence.")
+@click.option("--next-step", "next_step", help="The next checkable step.")
+@click.option("--to", "to_path", required=True, type=FILE, help="Where to write judgment.md.")
+@_templates_option
+@click.pass_context
+def new(
+    ctx: click.Context,
+    verdict: str,
+    reason: str,
+    evidence_ref: tuple[str, ...],
+    reason_text: str | None,
+    next_step: str | None,
+    to_path: Path,
+    templates_dir: Path | None,
+) -> None:
+    """Write a hand-made judgment (the capstone's kind), checking that its refs resolve."""
+    from tribunal.atomic import write_atomic
+    from tribunal.enums import JudgmentVerdict
+    from tribunal.paths import display_path, find_root
+    from tribunal.records.manual import manual_judgment_text
+
+    root = find_root()
+    text = manual_judgment_text(
+        verdict=JudgmentVerdict(verdict),
+        reason=reason,
+        evidence_ref=list(evidence_ref),
+        root=root,
+        reason_text=reason_text,
+        next_step=next_step,
+        templates=templates_dir,
+    )
+    write_atomic(to_path, text)
+    click.echo(f"judgment: wrote {display_path(to_path, root)}", err=True)
+    ctx.exit(ExitCode.OK)

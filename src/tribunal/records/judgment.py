@@ -1,0 +1,228 @@
+"""judgment.md written by `tribunal judgment` (T-6): the arbiter's decision over the duel and the
+invariants, front matter dumped by the YAML library, body rendered from `templates/`.
+
+C-6: nothing here reads the clock or absolute paths; the same inputs give the same bytes wherever
+the repository is checked out.
+"""
+
+from __future__ import annotations
+
+import shlex
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from tribunal.courts.arbiter import Decision, decide, reason_kind
+from tribunal.documents import Document, load_yaml
+from tribunal.evidence.collect import duel_evidence, invariants_evidence
+from tribunal.evidence.invariants import printable
+from tribunal.evidence.record import Evidence
+from tribunal.records.frontmatter import render_judgment
+from tribunal.records.templates import JUDGMENT_TEMPLATE, render
+
+NOT_CHECKED = "not checked"  # T-3: an absent expected_failure key is not checked
+
+
+@dataclass(frozen=True)
+class JudgmentInputs:
+    """The evidence a judgment is written from, with the C-8 paths of the scratch outputs."""
+
+    duel: Document
+    invariants: Document
+    extra: Sequence[Evidence] = ()
+    duel_out: str = "out/duel.json"
+    invariants_out: str = "out/invariants.json"
+
+
+def write_judgment_text(
+    inputs: JudgmentInputs,
+    *,
+    root: Path,
+    next_step: str | None = None,
+    templates: Path | None = None,
+) -> str:
+    """The whole judgment.md text for `inputs`.
+
+    `next_step` overrides the spec's `next_steps` entry for the reason kind. Raises BadInput
+    (nothing to write) when the spec, a template or the evidence is unusable.
+    """
+    evidence = [*duel_evidence(inputs.duel), *invariants_evidence(inputs.invariants), *inputs.extra]
+    decision = decide(evidence)
+    duel = inputs.duel.data
+    invariants = inputs.invariants.data
+    if next_step is None:
+        next_step = spec_next_step(root, inputs.duel, reason_kind(decision.reason))
+
+    fields: dict[str, Any] = {
+        "verdict": decision.verdict.value,
+        "reason": decision.reason,
+        "evidence_ref": decision.evidence_ref,
+    }
+    if invariants["session_id"] is not None:
+        fields["session_id"] = invariants["session_id"]  # T-6: copied from the metrics
+    fields["spec_id"] = duel["spec_id"]
+    if next_step is not None:
+        fields["next_step"] = next_step
+    fields["linked_precedents"] = []
+    fields["reproduce"] = reproduce_commands(inputs)
+
+    context = _body_context(inputs, decision, next_step)
+    body = render(JUDGMENT_TEMPLATE, context, templates)
+    return render_judgment(fields, body)
+
+
+def spec_next_step(root: Path, duel: Document, kind: str) -> str | None:
+    """The spec's `next_steps[kind]` (T-2), or None when the mapping lacks the kind.
+
+    Reads the spec that duel.json's `spec` names. Raises BadInput when it is unreadable or its
+    `next_steps` is not a mapping of texts.
+    """
+    spec_label: str = duel.data["spec"]
+    spec_path = Path(spec_label)
+    spec = load_yaml(spec_path if spec_path.is_absolute() else root / spec_path, spec_label)
+    if not isinstance(spec.data, dict):
+        raise spec.bad("a spec must be a mapping")
+    steps = spec.data.get("next_steps")
+    if steps is None:
+        return None
+    if not isinstance(steps, dict):
+        raise spec.bad("must be a mapping of reason kind to text", ("next_steps",))
+    step = steps.get(kind)
+    if step is None:
+        return None
+    if not isinstance(step, str) or not step.strip():
+        raise spec.bad("must be a non-empty text", ("next_steps", kind))
+    return step.strip()
+
+
+def reproduce_commands(inputs: JudgmentInputs) -> list[str]:
+    """T-6: the commands that regenerate the scratch evidence (T-1's first two steps)."""
+    duel = inputs.duel.data
+    invariants = inputs.invariants.data
+    cases = duel["cases"] if duel["cases"].endswith("/") else duel["cases"] + "/"
+    run_duel = [
+        "python3 scripts/run_duel.py",
+        f"--spec {shlex.quote(duel['spec'])}",
+        f"--cases {shlex.quote(cases)}",
+        f"--out {shlex.quote(inputs.duel_out)}",
+    ]
+    check = [
+        "python3 scripts/check_invariants.py",
+        f"--metrics {shlex.quote(invariants['metrics'])}",
+        f"--out {shlex.quote(inputs.invariants_out)}",
+    ]
+    if "baseline" in invariants and invariants["corruption"] is not None:
+        check.append(f"--baseline {shlex.quote(invariants['baseline'])}")
+        check.append(f"--target {shlex.quote(invariants['corruption']['target'])}")
+    return [" ".join(run_duel), " ".join(check)]
+
+
+def show(value: Any) -> str:
+    """A value as the body prints it: `none` for null, integral floats as integers."""
+    if value is None:
+        return "none"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(printable(value))
+
+
+def _body_context(
+    inputs: JudgmentInputs, decision: Decision, next_step: str | None
+) -> dict[str, Any]:
+    duel = inputs.duel.data
+    invariants = inputs.invariants.data
+    return {
+        "verdict": decision.verdict.value,
+        "reason": decision.reason,
+        "sentence": decision.sentence,
+        "next_step": next_step,
+        "spec_id": duel["spec_id"],
+        "session_id": invariants["session_id"],
+        "window": invariants["window"],
+        "duel": {
+            "spec": duel["spec"],
+            "cases": duel["cases"],
+            "total": duel["total"],
+            "pass": duel["pass"],
+            "fail": duel["fail"],
+            "deferred": duel["deferred"],
+            "unexercised_diagnostics": list(duel["unexercised_diagnostics"]),
+        },
+        "cases": [_case_view(result) for result in duel["results"]],
+        "invariants": {
+            "metrics": invariants["metrics"],
+            "baseline": invariants.get("baseline"),
+            "verdict": invariants["verdict"],
+            "rows": [_check_view(check) for check in invariants["checks"]],
+            "unchecked": list(invariants["unchecked"]),
+            "corruption": _corruption_view(invariants),
+        },
+        "other_evidence": [
+            {
+                "kind": record.kind,
+                "verdict": record.verdict.value,
+                "reason_code": record.reason_code,
+                "evidence_ref": list(record.evidence_ref),
+            }
+            for record in inputs.extra
+        ],
+        "evidence_ref": decision.evidence_ref,
+        "reproduce": reproduce_commands(inputs),
+    }
+
+
+def _case_view(result: dict[str, Any]) -> dict[str, Any]:
+    expected = result["expected"]
+    actual = result["actual"]
+
+    def expected_value(key: str) -> str:
+        return show(expected[key]) if key in expected else NOT_CHECKED
+
+    return {
+        "id": result["counterexample_id"],
+        "verdict": result["verdict"],
+        "assertion_id": result["assertion_id"],
+        "expected_code": expected_value("diagnostic_code"),
+        "actual_code": show(actual["diagnostic_code"]),
+        "expected_halt": expected_value("halt_before"),
+        "actual_halt": show(actual["halt_before"]),
+        "requested_delta": show(actual["requested_delta"]),
+        "allowed_delta": show(actual["allowed_delta"]),
+        "executed_delta": show(actual["executed_delta"]),
+        "upper_bound": expected_value("executed_delta_upper_bound"),
+        "reasons": list(result["reasons"]),
+        "not_evaluated": [show(item) for item in result["not_evaluated"]],
+        "evidence_ref": list(result["evidence_ref"]),
+    }
+
+
+def _check_view(check: dict[str, Any]) -> dict[str, str]:
+    missing = "reason" in check and check["value"] is None
+    status = "ok" if check["ok"] else f"FAIL ({check['reason']})"
+    return {
+        "metric": _cell(check["metric"]),
+        "value": "missing" if missing else _cell(show(check["value"])),
+        "op": check["op"],
+        "threshold": show(check["threshold"]),
+        "status": status,
+    }
+
+
+def _corruption_view(invariants: dict[str, Any]) -> dict[str, Any] | None:
+    corruption = invariants["corruption"]
+    if corruption is None:
+        return None
+    return {
+        "target": corruption["target"],
+        "baseline_value": show(corruption["baseline_value"]),
+        "value": show(corruption["value"]),
+        "improved": corruption["improved"],
+        "breached": list(corruption["breached"]),
+        "corrupted": "reason" in invariants,
+    }
+
+
+def _cell(text: str) -> str:
+    # A Markdown table cell cannot hold a bare `|`.
+    return text.replace("|", "\\|")

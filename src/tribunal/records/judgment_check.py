@@ -1,0 +1,45 @@
+"""`tribunal judgment --check` (T-6): a judgment file is valid when its front matter passes the
+`judgment` schema and every evidence_ref resolves inside the repository.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from tribunal.errors import BadInput, BrokenRef
+from tribunal.records.frontmatter import JudgmentFile, read_judgment
+from tribunal.records.refs import resolve_ref
+
+
+def evidence_refs(fields: dict[str, object]) -> list[str]:
+    """`evidence_ref` as a list (T-6 allows a string or a non-empty list)."""
+    refs = fields["evidence_ref"]
+    if isinstance(refs, str):
+        return [refs]
+    return [str(ref) for ref in refs] if isinstance(refs, list) else []
+
+
+def check_refs(refs: list[str], *, root: Path, source: str, lines: list[int | None]) -> None:
+    """Raise BadInput naming the first ref of `refs` that does not resolve inside `root`."""
+    for index, ref in enumerate(refs):
+        try:
+            resolve_ref(ref, base=root, root=root)
+        except BrokenRef as exc:
+            field = "evidence_ref" if len(refs) == 1 else f"evidence_ref[{index}]"
+            raise BadInput(str(exc), source=source, line=lines[index], field=field) from None
+
+
+def check_judgment(path: Path, label: str, *, root: Path) -> JudgmentFile:
+    """Read `path`, validate its front matter and resolve every evidence_ref against `root`.
+
+    Returns the judgment; raises BadInput naming the file, line and field of the first problem.
+    """
+    judgment = read_judgment(path, label)
+    refs = evidence_refs(judgment.fields)
+    single = isinstance(judgment.fields["evidence_ref"], str)
+    lines = [
+        judgment.front.line_of(("evidence_ref",) if single else ("evidence_ref", index))
+        for index in range(len(refs))
+    ]
+    check_refs(refs, root=root, source=label, lines=lines)
+    return judgment

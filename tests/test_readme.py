@@ -93,7 +93,11 @@ def test_readme_block_runs(index: int, tmp_path: Path) -> None:
     checkout = copy_checkout(tmp_path)
     shim = tmp_path / "bin"
     shim.mkdir()
-    (shim / "python3").symlink_to(sys.executable)
+    # A wrapper, not a symlink: a symlinked venv interpreter outside the venv's bin/ finds no
+    # pyvenv.cfg and runs without the venv's packages, so `python3 scripts/...` would miss them.
+    wrapper = shim / "python3"
+    wrapper.write_text(f'#!/bin/sh\nexec {shlex.quote(sys.executable)} "$@"\n', encoding="utf-8")
+    wrapper.chmod(0o755)
     env = dict(os.environ)
     env["PATH"] = os.pathsep.join([str(shim), str(Path(sys.executable).parent), env["PATH"]])
     result = subprocess.run(

@@ -326,3 +326,26 @@ def test_byte_identical_across_runs_and_checkout_locations(tmp_path: Path) -> No
         assert (repo.root / "out" / "again.md").read_bytes() == outputs[-1]
     assert outputs[0] == outputs[1]
     assert b"DENY" in outputs[0]
+
+
+def test_a_duel_ref_that_does_not_resolve_is_bad_input(tmp_path: Path, chdir: Any) -> None:
+    repo = make_repo(tmp_path, [result("a_ok"), result("c_fail", "FAIL", spec_line=999)])
+    chdir(repo.root)
+    outcome = judge(repo)
+    assert outcome.exit_code == 2
+    assert "out/duel.json:" in outcome.stderr
+    assert "results[1].evidence_ref[1]: specs/autoscale_spec.yaml:999: line 999" in outcome.stderr
+    assert not (repo.root / "out" / "judgment.md").exists()
+
+
+def test_a_metric_gone_since_the_invariants_ran_is_bad_input(tmp_path: Path, chdir: Any) -> None:
+    repo = make_repo(tmp_path, [result("a_ok")])
+    chdir(repo.root)
+    assert judge(repo).exit_code == 0
+    repo.write("metrics/validation_metrics.json", {"thresholds": {}})
+    args = ["judgment", "--duel-out", "out/duel.json", "--invariants-out", "out/invariants.json"]
+    outcome = invoke(*args, "--to", "out/again.md")
+    assert outcome.exit_code == 2
+    assert outcome.stderr.startswith("tribunal: error: out/invariants.json:")
+    assert "metrics: metrics/validation_metrics.json#/false_escalation_rate" in outcome.stderr
+    assert not (repo.root / "out" / "again.md").exists()

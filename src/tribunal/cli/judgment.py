@@ -97,7 +97,9 @@ def judgment(
     inputs = JudgmentInputs(
         duel=load_duel(duel_out, duel_label),
         invariants=load_invariants(invariants_out, invariants_label),
-        extra=[load_evidence_file(path, display_path(path, root)) for path in evidence_files],
+        extra=[
+            load_evidence_file(path, display_path(path, root), root=root) for path in evidence_files
+        ],
         duel_out=duel_label,
         invariants_out=invariants_label,
     )

@@ -14,8 +14,9 @@ from typing import Any
 
 from tribunal.documents import Document, load_any, load_json, validate
 from tribunal.enums import CaseVerdict, EvidenceKind, InvariantReason, ReasonKind, ThresholdBound
-from tribunal.errors import BadInput
+from tribunal.errors import BadInput, BrokenRef
 from tribunal.evidence.record import Evidence
+from tribunal.records.refs import resolve_ref
 
 # T-6: a reason written into a judgment is `kind` or `kind:argument` (the judgment schema's form).
 REASON_FORM = re.compile(r"^[a-z][a-z0-9_]*(:\S.*)?$")
@@ -38,27 +39,29 @@ def load_invariants(path: Path, label: str) -> Document:
     return document
 
 
-def load_evidence_file(path: Path, label: str) -> Evidence:
+def load_evidence_file(path: Path, label: str, *, root: Path | None = None) -> Evidence:
     """Load one Evidence record (JSON or YAML) checked against the `evidence` schema.
 
-    Raises BadInput, also when its `reason_code` could not become a judgment reason.
+    Raises BadInput, also when its `reason_code` could not become a judgment reason, or (with
+    `root`) when an evidence_ref does not resolve inside it.
     """
     document = load_any(path, label)
     validate(document, "evidence")
     if not REASON_FORM.match(document.data["reason_code"]):
         raise document.bad("must be `code` or `code:argument` (lower case)", ("reason_code",))
-    _refuse_scratch(document, document.data["evidence_ref"], ("evidence_ref",))
+    _admit_refs(document, document.data["evidence_ref"], ("evidence_ref",), root)
     return Evidence.from_dict(document.data)
 
 
-def duel_evidence(duel: Document) -> list[Evidence]:
+def duel_evidence(duel: Document, *, root: Path | None = None) -> list[Evidence]:
     """One record per case, in the duel's order (name order, T-3).
 
     A FAIL is `counterexample_got_through:<id>`, a DEFERRED `deferred:<id>`, a PASS `clean`.
+    Raises BadInput when an evidence_ref points under `out/` or (with `root`) does not resolve.
     """
     records = []
     for index, result in enumerate(duel.data["results"]):
-        _refuse_scratch(duel, result["evidence_ref"], ("results", index, "evidence_ref"))
+        _admit_refs(duel, result["evidence_ref"], ("results", index, "evidence_ref"), root)
         verdict = CaseVerdict(result["verdict"])
         case_id = result["counterexample_id"]
         if verdict is CaseVerdict.FAIL:
@@ -79,11 +82,12 @@ def duel_evidence(duel: Document) -> list[Evidence]:
     return records
 
 
-def invariants_evidence(invariants: Document) -> list[Evidence]:
+def invariants_evidence(invariants: Document, *, root: Path | None = None) -> list[Evidence]:
     """One record per check (in threshold order), then one for the corruption block if any.
 
     A failed check is `violates_invariant:<metric>` pointing at `<metrics>#/<metric>` — or, when
-    the metric is missing, at its threshold, so that the pointer resolves.
+    the metric is missing, at its threshold, so that the pointer resolves. Raises BadInput when
+    the metrics file is under `out/` or (with `root`) a pointer does not resolve.
     """
     data = invariants.data
     metrics = data["metrics"]
@@ -117,6 +121,10 @@ def invariants_evidence(invariants: Document) -> list[Evidence]:
         # A breached guard is cited by the same pointer as its own failed check.
         cited = {record.details["metric"]: record.evidence_ref[0] for record in records}
         records.append(_corruption_evidence(data, corruption, cited))
+    for record in records:
+        for ref in record.evidence_ref:
+            field = "metrics" if ref.startswith(f"{metrics}#") else "baseline"
+            _admit_refs(invariants, [ref], (field,), root, indexed=False)
     return records
 
 
@@ -155,10 +163,25 @@ def _is_scratch(ref: str) -> bool:
     return ref.split("/", 1)[0] == SCRATCH_DIR
 
 
-def _refuse_scratch(document: Document, refs: list[str], where: tuple[str | int, ...]) -> None:
+def _admit_refs(
+    document: Document,
+    refs: list[str],
+    where: tuple[str | int, ...],
+    root: Path | None,
+    *,
+    indexed: bool = True,
+) -> None:
+    """T-6: evidence points at committed inputs — never under `out/`, and (with `root`) resolving
+    inside the repository, so that the judgment written from it passes `judgment --check`."""
     for index, ref in enumerate(refs):
+        field = (*where, index) if indexed else where
         if _is_scratch(ref):
-            raise _scratch_error(document, ref, (*where, index))
+            raise _scratch_error(document, ref, field)
+        if root is not None:
+            try:
+                resolve_ref(ref, base=root, root=root)
+            except BrokenRef as exc:
+                raise document.bad(str(exc), field) from None
 
 
 def _scratch_error(document: Document, ref: str, where: tuple[str | int, ...]) -> BadInput:

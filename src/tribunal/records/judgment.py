@@ -45,9 +45,14 @@ def write_judgment_text(
     """The whole judgment.md text for `inputs`.
 
     `next_step` overrides the spec's `next_steps` entry for the reason kind. Raises BadInput
-    (nothing to write) when the spec, a template or the evidence is unusable.
+    (nothing to write) when the spec, a template or the evidence is unusable — also when an
+    evidence_ref of the duel or the invariants does not resolve inside `root`.
     """
-    evidence = [*duel_evidence(inputs.duel), *invariants_evidence(inputs.invariants), *inputs.extra]
+    evidence = [
+        *duel_evidence(inputs.duel, root=root),
+        *invariants_evidence(inputs.invariants, root=root),
+        *inputs.extra,
+    ]
     decision = decide(evidence)
     duel = inputs.duel.data
     invariants = inputs.invariants.data

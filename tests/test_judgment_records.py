@@ -265,3 +265,16 @@ def test_missing_templates_dir_is_bad_input(
     outcome = invoke(*JUDGE, "--to", "out/j.md", "--templates", str(tmp_path / "nope"))
     assert outcome.exit_code == 2
     assert not (root / "out" / "j.md").exists()
+
+
+def test_writers_never_rewrite_a_recorded_judgment(repo_root: Path) -> None:
+    recorded = write_judgment(repo_root / "capstone" / "judgment.md")
+    before = recorded.read_bytes()
+    args = ["--verdict", "DENY", "--reason", "manual:x", "--evidence-ref", "cases/a.json"]
+    outcome = invoke("judgment", "new", *args, "--to", "capstone/judgment.md")
+    assert outcome.exit_code == 2
+    assert outcome.stderr.startswith("tribunal: error: capstone/judgment.md: exists and is a")
+    assert recorded.read_bytes() == before
+    # scratch files under out/ are overwritten by the commands that own them (T-1)
+    for _ in range(2):
+        assert invoke("judgment", "new", *args, "--to", "out/judgment.md").exit_code == 0

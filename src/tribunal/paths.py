@@ -38,3 +38,13 @@ def inside(path: Path, root: Path) -> bool:
     except ValueError:
         return False
     return True
+
+
+# T-1, R-1: scratch directories at the root; the commands that own them overwrite what is there,
+# and evidence never points into them.
+SCRATCH_DIRS = ("out",)
+
+
+def is_scratch(relative: str) -> bool:
+    """True when the root-relative path `relative` (with `/`) lies in a scratch directory."""
+    return relative.split("/", 1)[0] in SCRATCH_DIRS

@@ -90,6 +90,7 @@ def judgment(
     from tribunal.atomic import write_atomic
     from tribunal.evidence.collect import load_duel, load_evidence_file, load_invariants
     from tribunal.paths import display_path
+    from tribunal.records.filing import refuse_rewriting_a_record
     from tribunal.records.judgment import JudgmentInputs, write_judgment_text
 
     duel_label = display_path(duel_out, root)
@@ -104,6 +105,7 @@ def judgment(
         invariants_out=invariants_label,
     )
     text = write_judgment_text(inputs, root=root, next_step=next_step, templates=templates_dir)
+    refuse_rewriting_a_record(to_path, root, display_path(to_path, root))
     write_atomic(to_path, text)
     click.echo(f"judgment: wrote {display_path(to_path, root)}", err=True)
     ctx.exit(ExitCode.OK)
@@ -181,6 +183,7 @@ def new(
     from tribunal.atomic import write_atomic
     from tribunal.enums import JudgmentVerdict
     from tribunal.paths import display_path, find_root
+    from tribunal.records.filing import refuse_rewriting_a_record
     from tribunal.records.manual import manual_judgment_text
 
     root = find_root()
@@ -193,6 +196,7 @@ def new(
         next_step=next_step,
         templates=templates_dir,
     )
+    refuse_rewriting_a_record(to_path, root, display_path(to_path, root))
     write_atomic(to_path, text)
     click.echo(f"judgment: wrote {display_path(to_path, root)}", err=True)
     ctx.exit(ExitCode.OK)

@@ -16,13 +16,11 @@ from tribunal.documents import Document, load_any, load_json, validate
 from tribunal.enums import CaseVerdict, EvidenceKind, InvariantReason, ReasonKind, ThresholdBound
 from tribunal.errors import BadInput, BrokenRef
 from tribunal.evidence.record import Evidence
+from tribunal.paths import is_scratch
 from tribunal.records.refs import resolve_ref
 
 # T-6: a reason written into a judgment is `kind` or `kind:argument` (the judgment schema's form).
 REASON_FORM = re.compile(r"^[a-z][a-z0-9_]*(:\S.*)?$")
-
-# T-1: `out/` is scratch; evidence never points there.
-SCRATCH_DIR = "out"
 
 
 def load_duel(path: Path, label: str) -> Document:
@@ -91,7 +89,7 @@ def invariants_evidence(invariants: Document, *, root: Path | None = None) -> li
     """
     data = invariants.data
     metrics = data["metrics"]
-    if _is_scratch(metrics):
+    if is_scratch(metrics):
         raise _scratch_error(invariants, metrics, ("metrics",))
     records = []
     for check in data["checks"]:
@@ -142,7 +140,7 @@ def _corruption_evidence(
     refs = [metric_ref(metrics, corruption["target"])]
     baseline = data.get("baseline")
     # The baseline is cited only when it is a committed input inside the repository (C-8).
-    if baseline and not Path(baseline).is_absolute() and not _is_scratch(baseline):
+    if baseline and not Path(baseline).is_absolute() and not is_scratch(baseline):
         refs.append(metric_ref(baseline, corruption["target"]))
     refs.extend(cited.get(metric, metric_ref(metrics, metric)) for metric in corruption["breached"])
     return Evidence(
@@ -159,10 +157,6 @@ def _bound_of(op: str) -> ThresholdBound:
     return next(bound for bound in ThresholdBound if bound.op == op)
 
 
-def _is_scratch(ref: str) -> bool:
-    return ref.split("/", 1)[0] == SCRATCH_DIR
-
-
 def _admit_refs(
     document: Document,
     refs: list[str],
@@ -175,7 +169,7 @@ def _admit_refs(
     inside the repository, so that the judgment written from it passes `judgment --check`."""
     for index, ref in enumerate(refs):
         field = (*where, index) if indexed else where
-        if _is_scratch(ref):
+        if is_scratch(ref):
             raise _scratch_error(document, ref, field)
         if root is not None:
             try:
@@ -186,6 +180,7 @@ def _admit_refs(
 
 def _scratch_error(document: Document, ref: str, where: tuple[str | int, ...]) -> BadInput:
     return document.bad(
-        f"{ref!r} points at scratch output under {SCRATCH_DIR}/; evidence must be committed inputs",
+        f"{ref!r} points at scratch output under {ref.split('/', 1)[0]}/; "
+        "evidence must be committed inputs",
         where,
     )

@@ -14,6 +14,9 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
+from tribunal.errors import BadInput
+from tribunal.paths import is_scratch
+
 SUFFIX = ".judgment.md"
 _UNSAFE = re.compile(r"[^A-Za-z0-9._-]+")
 
@@ -56,3 +59,24 @@ def file_judgment(text: str, directory: Path, stem: str) -> Path:
             return target
     finally:
         Path(tmp_name).unlink(missing_ok=True)
+
+
+def refuse_rewriting_a_record(target: Path, root: Path, label: str) -> None:
+    """R-1: raise BadInput when writing `target` would rewrite a recorded judgment.
+
+    A file that exists inside the repository outside the scratch dirs is a record; scratch
+    files and paths outside the repository may be overwritten.
+    """
+    if not target.exists():
+        return
+    try:
+        relative = target.resolve().relative_to(root.resolve())
+    except ValueError:
+        return
+    if is_scratch(relative.as_posix()):
+        return
+    raise BadInput(
+        "exists and is a recorded judgment, which no command rewrites (R-1); "
+        "write to out/ and file it with `tribunal judgment record`",
+        source=label,
+    )

@@ -181,3 +181,11 @@ class EvidenceKind(StrEnum):
     DUEL = "duel"
     INVARIANT = "invariant"
     CORRUPTION = "corruption"
+
+
+class InvariantStatus(StrEnum):
+    """T-2/T-7: one spec invariant for one case (`not_evaluated` is never a pass or a fail)."""
+
+    SATISFIED = "satisfied"
+    VIOLATED = "violated"
+    NOT_EVALUATED = "not_evaluated"

@@ -45,3 +45,17 @@ class BrokenRef(TribunalError):
 
 class NotFinished(TribunalError):
     """A run could not reach a verdict (no verdict reachable: exit 3)."""
+
+
+class CannotEvaluate(TribunalError):
+    """T-2: an expression that cannot be evaluated for these bindings (a division by zero, an
+    unbound name, a `None` operand, a result beyond the bounds). `why` says which.
+
+    In `derive`, `diagnostics` or `derive_after` it makes a duel case DEFERRED with reason
+    `cannot evaluate <expr>: <why>`; in an invariant it lists the invariant under `not_evaluated`.
+    """
+
+    def __init__(self, why: str, *, expression: str | None = None) -> None:
+        super().__init__(why if expression is None else f"cannot evaluate {expression}: {why}")
+        self.why = why
+        self.expression = expression

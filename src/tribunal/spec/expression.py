@@ -1,0 +1,381 @@
+"""T-2: the safe expression evaluator — a whitelist over `ast.parse(mode="eval")`.
+
+An expression is checked and compiled ONCE, when its spec is loaded, into a tree of Python
+closures; evaluating it for a case only calls those closures (X-4: no re-walk of the AST per
+case). Never `eval`/`exec`: names are looked up only in the bindings given, the only callables
+are `min`, `max`, `floor`, `ceil` and `abs`, and every number that flows is bounded, so an
+expression cannot reach attributes, imports or unbounded work (S-5).
+
+Load time: anything outside the whitelist (attribute access, subscripts, other calls, lambdas,
+comprehensions, f-strings, dunder names such as `__import__`), a literal beyond the bounds, or
+nesting deeper than `MAX_DEPTH` raises `BadInput` naming the spec file, line and key.
+Evaluation: a division by zero, an unbound name, a `None` operand where only `is`, `is not`, `==`
+and `!=` accept one, or a result beyond the bounds raises `CannotEvaluate` with a `why`.
+"""
+
+from __future__ import annotations
+
+import ast
+import dataclasses
+import math
+import operator
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from tribunal.errors import BadInput, CannotEvaluate
+
+Bindings = Mapping[str, Any]
+Evaluator = Callable[[Bindings], Any]
+
+# T-2: exponents and magnitudes are bounded. Every number an expression reads or produces stays
+# within MAX_MAGNITUDE, so one arithmetic step costs at most a product of two 60-bit integers.
+MAX_MAGNITUDE = 10**18
+MAX_EXPONENT = 64
+MAX_DEPTH = 50  # nodes from the root to the deepest leaf
+MAX_LENGTH = 2000  # characters of expression text
+MAX_STRING = 1000  # characters of a string literal
+
+FUNCTIONS: dict[str, tuple[Callable[..., Any], int, int | None]] = {
+    # name -> (function, fewest arguments, most arguments or None for any)
+    "min": (min, 2, None),
+    "max": (max, 2, None),
+    "floor": (math.floor, 1, 1),
+    "ceil": (math.ceil, 1, 1),
+    "abs": (abs, 1, 1),
+}
+
+_ARITHMETIC: dict[type[ast.operator], tuple[str, Callable[[Any, Any], Any]]] = {
+    ast.Add: ("+", operator.add),
+    ast.Sub: ("-", operator.sub),
+    ast.Mult: ("*", operator.mul),
+    ast.Div: ("/", operator.truediv),
+    ast.FloorDiv: ("//", operator.floordiv),
+    ast.Mod: ("%", operator.mod),
+    ast.Pow: ("**", operator.pow),
+}
+
+_COMPARISONS: dict[type[ast.cmpop], tuple[str, Callable[[Any, Any], Any], bool]] = {
+    # op -> (symbol, function, accepts None)
+    ast.Eq: ("==", operator.eq, True),
+    ast.NotEq: ("!=", operator.ne, True),
+    ast.Is: ("is", operator.is_, True),
+    ast.IsNot: ("is not", operator.is_not, True),
+    ast.Lt: ("<", operator.lt, False),
+    ast.LtE: ("<=", operator.le, False),
+    ast.Gt: (">", operator.gt, False),
+    ast.GtE: (">=", operator.ge, False),
+}
+
+_REJECTED: dict[type[ast.AST], str] = {
+    ast.Attribute: "attribute access is not allowed",
+    ast.Subscript: "subscripts are not allowed",
+    ast.Lambda: "lambdas are not allowed",
+    ast.ListComp: "comprehensions are not allowed",
+    ast.SetComp: "comprehensions are not allowed",
+    ast.DictComp: "comprehensions are not allowed",
+    ast.GeneratorExp: "comprehensions are not allowed",
+    ast.JoinedStr: "f-strings are not allowed",
+    ast.FormattedValue: "f-strings are not allowed",
+    ast.NamedExpr: "assignment expressions are not allowed",
+    ast.Starred: "starred arguments are not allowed",
+}
+
+
+@dataclass(frozen=True, eq=False)
+class Expression:
+    """One compiled expression of a spec (or of a precedent's `next_check.when`).
+
+    `text` is the expression as written; `names` the binding names it reads, in order of first
+    appearance; `source`, `line` and `field` say where it was written.
+    """
+
+    text: str
+    names: tuple[str, ...]
+    source: str | None
+    line: int | None
+    field: str | None
+    _run: Evaluator = dataclasses.field(repr=False)
+
+    def evaluate(self, bindings: Bindings) -> Any:
+        """The value of the expression for `bindings` (int, float, str, bool or None).
+
+        Raises CannotEvaluate (with `why`) and nothing else.
+        """
+        try:
+            return self._run(bindings)
+        except CannotEvaluate as error:
+            raise CannotEvaluate(error.why, expression=self.text) from None
+        except ZeroDivisionError:
+            raise CannotEvaluate("division by zero", expression=self.text) from None
+        except (ArithmeticError, TypeError, ValueError) as error:
+            raise CannotEvaluate(str(error) or type(error).__name__, expression=self.text) from None
+        except RecursionError:
+            raise CannotEvaluate("nested too deeply", expression=self.text) from None
+        except MemoryError:
+            raise CannotEvaluate("out of memory", expression=self.text) from None
+
+
+def compile_expression(
+    text: str, *, source: str | None = None, line: int | None = None, field: str | None = None
+) -> Expression:
+    """Check `text` against the whitelist and compile it into an Expression.
+
+    Raises BadInput naming `source`, `line` and `field` for anything outside the whitelist, a
+    syntax error, a literal beyond the bounds, or nesting deeper than MAX_DEPTH.
+    """
+
+    def bad(why: str) -> BadInput:
+        return BadInput(f"{why} in expression {text!r}", source=source, line=line, field=field)
+
+    if not isinstance(text, str) or not text.strip():
+        raise bad("empty expression")
+    if len(text) > MAX_LENGTH:
+        raise BadInput(
+            f"expression longer than {MAX_LENGTH} characters", source=source, line=line, field=field
+        )
+    try:
+        tree = ast.parse(text.strip(), mode="eval")
+    except SyntaxError as error:
+        raise bad(f"syntax error ({error.msg})") from None
+    except (RecursionError, MemoryError):
+        raise bad("nested too deeply") from None
+    except ValueError as error:  # e.g. a NUL character
+        raise bad(str(error)) from None
+    if _depth(tree.body) > MAX_DEPTH:
+        raise bad(f"nested deeper than {MAX_DEPTH}")
+    compiler = _Compiler(bad)
+    run = compiler.compile(tree.body)
+    return Expression(
+        text=text.strip(),
+        names=tuple(dict.fromkeys(compiler.names)),
+        source=source,
+        line=line,
+        field=field,
+        _run=run,
+    )
+
+
+def _depth(root: ast.AST) -> int:
+    """Depth of the tree, computed without recursion (the tree may be arbitrarily deep)."""
+    deepest = 0
+    stack = [(root, 1)]
+    while stack:
+        node, depth = stack.pop()
+        deepest = max(deepest, depth)
+        stack.extend((child, depth + 1) for child in ast.iter_child_nodes(node))
+    return deepest
+
+
+def _bounded(value: Any) -> Any:
+    """T-2: a result beyond the bounds cannot be evaluated (and never flows on)."""
+    if isinstance(value, bool) or value is None or isinstance(value, str):
+        return value
+    if isinstance(value, int):
+        if -MAX_MAGNITUDE <= value <= MAX_MAGNITUDE:
+            return value
+    elif isinstance(value, float):
+        if math.isfinite(value) and abs(value) <= MAX_MAGNITUDE:
+            return value
+    elif isinstance(value, complex):
+        raise CannotEvaluate("result is a complex number")
+    else:
+        raise CannotEvaluate(f"unsupported value of type {type(value).__name__}")
+    raise CannotEvaluate(f"result beyond bound {MAX_MAGNITUDE:.0e}")
+
+
+def _number(value: Any, symbol: str) -> int | float:
+    """An operand of arithmetic: a number (booleans are not numbers, T-2)."""
+    if value is None:
+        raise CannotEvaluate(f"None operand for {symbol}")
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise CannotEvaluate(f"{symbol} needs numbers, got {type(value).__name__}")
+    return value
+
+
+def _not_none(value: Any, symbol: str) -> Any:
+    if value is None:
+        raise CannotEvaluate(f"None operand for {symbol}")
+    return value
+
+
+class _Compiler:
+    """Turns a checked AST into closures; collects the names the expression reads."""
+
+    def __init__(self, bad: Callable[[str], BadInput]) -> None:
+        self.bad = bad
+        self.names: list[str] = []
+
+    def compile(self, node: ast.AST) -> Evaluator:
+        for kind, why in _REJECTED.items():
+            if isinstance(node, kind):
+                raise self.bad(why)
+        method = getattr(self, f"_{type(node).__name__}", None)
+        if method is None:
+            raise self.bad(f"{type(node).__name__} is not allowed")
+        result: Evaluator = method(node)
+        return result
+
+    def _Constant(self, node: ast.Constant) -> Evaluator:
+        value = node.value
+        if isinstance(value, str):
+            if len(value) > MAX_STRING:
+                raise self.bad(f"string literal longer than {MAX_STRING} characters")
+        elif value is not None and not isinstance(value, bool | int | float):
+            raise self.bad(f"literal of type {type(value).__name__} is not allowed")
+        elif (
+            isinstance(value, int | float)
+            and not isinstance(value, bool)
+            and not (math.isfinite(value) and abs(value) <= MAX_MAGNITUDE)
+        ):
+            raise self.bad(f"literal {value!r} beyond bound {MAX_MAGNITUDE:.0e}")
+        return lambda bindings: value
+
+    def _Name(self, node: ast.Name) -> Evaluator:
+        name = node.id
+        if name.startswith("__"):
+            raise self.bad(f"name {name!r} is not allowed")
+        self.names.append(name)
+
+        def lookup(bindings: Bindings) -> Any:
+            try:
+                value = bindings[name]
+            except KeyError:
+                raise CannotEvaluate(f"name {name!r} is not bound") from None
+            if isinstance(value, int | float) and not isinstance(value, bool):
+                _bounded(value)
+            return value
+
+        return lookup
+
+    def _UnaryOp(self, node: ast.UnaryOp) -> Evaluator:
+        operand = self.compile(node.operand)
+        if isinstance(node.op, ast.Not):
+            return lambda bindings: not _not_none(operand(bindings), "not")
+        if isinstance(node.op, ast.USub):
+            return lambda bindings: -_number(operand(bindings), "unary -")
+        if isinstance(node.op, ast.UAdd):
+            return lambda bindings: +_number(operand(bindings), "unary +")
+        raise self.bad(f"operator {type(node.op).__name__} is not allowed")
+
+    def _BinOp(self, node: ast.BinOp) -> Evaluator:
+        entry = _ARITHMETIC.get(type(node.op))
+        if entry is None:
+            raise self.bad(f"operator {type(node.op).__name__} is not allowed")
+        symbol, function = entry
+        left, right = self.compile(node.left), self.compile(node.right)
+        if isinstance(node.op, ast.Pow):
+            exponent = node.right
+            if isinstance(exponent, ast.UnaryOp) and isinstance(exponent.op, ast.USub | ast.UAdd):
+                exponent = exponent.operand
+            if (
+                isinstance(exponent, ast.Constant)
+                and isinstance(exponent.value, int | float)
+                and abs(exponent.value) > MAX_EXPONENT
+            ):
+                raise self.bad(f"exponent {exponent.value!r} beyond bound {MAX_EXPONENT}")
+
+            def power(bindings: Bindings) -> Any:
+                base = _number(left(bindings), symbol)
+                exp = _number(right(bindings), symbol)
+                if abs(exp) > MAX_EXPONENT:
+                    raise CannotEvaluate(f"exponent {exp!r} beyond bound {MAX_EXPONENT}")
+                return _bounded(function(base, exp))
+
+            return power
+
+        def arithmetic(bindings: Bindings) -> Any:
+            return _bounded(
+                function(_number(left(bindings), symbol), _number(right(bindings), symbol))
+            )
+
+        return arithmetic
+
+    def _BoolOp(self, node: ast.BoolOp) -> Evaluator:
+        operands = [self.compile(value) for value in node.values]
+        # T-2: `and`/`or` short-circuit, so `x is not None and x < y` never compares a None.
+        if isinstance(node.op, ast.And):
+
+            def conjunction(bindings: Bindings) -> Any:
+                value: Any = True
+                for operand in operands:
+                    value = _not_none(operand(bindings), "and")
+                    if not value:
+                        return value
+                return value
+
+            return conjunction
+
+        def disjunction(bindings: Bindings) -> Any:
+            value: Any = False
+            for operand in operands:
+                value = _not_none(operand(bindings), "or")
+                if value:
+                    return value
+            return value
+
+        return disjunction
+
+    def _Compare(self, node: ast.Compare) -> Evaluator:
+        operands = [self.compile(node.left), *(self.compile(c) for c in node.comparators)]
+        sides = [node.left, *node.comparators]
+        steps: list[tuple[str, Callable[[Any, Any], Any], bool]] = []
+        for index, op in enumerate(node.ops):
+            entry = _COMPARISONS.get(type(op))
+            if entry is None:
+                raise self.bad(f"comparison {type(op).__name__} is not allowed")
+            if isinstance(op, ast.Is | ast.IsNot) and not any(
+                isinstance(side, ast.Constant) and side.value is None
+                for side in sides[index : index + 2]
+            ):
+                # Identity of numbers or strings is an implementation detail: only None.
+                raise self.bad(f"'{entry[0]}' compares only with None")
+            steps.append(entry)
+
+        def compare(bindings: Bindings) -> bool:
+            left = operands[0](bindings)
+            for (symbol, function, accepts_none), right_of in zip(steps, operands[1:], strict=True):
+                right = right_of(bindings)
+                if not accepts_none and (left is None or right is None):
+                    raise CannotEvaluate(f"None operand for {symbol}")
+                if not function(left, right):
+                    return False  # chained comparisons short-circuit like Python's
+                left = right
+            return True
+
+        return compare
+
+    def _IfExp(self, node: ast.IfExp) -> Evaluator:
+        test, body, orelse = (
+            self.compile(node.test),
+            self.compile(node.body),
+            self.compile(node.orelse),
+        )
+
+        def conditional(bindings: Bindings) -> Any:
+            if _not_none(test(bindings), "if"):
+                return body(bindings)
+            return orelse(bindings)
+
+        return conditional
+
+    def _Call(self, node: ast.Call) -> Evaluator:
+        if not isinstance(node.func, ast.Name):
+            self.compile(node.func)  # names the construct: attribute access, a lambda, ...
+            raise self.bad("only calls of min, max, floor, ceil and abs are allowed")
+        name = node.func.id
+        if name not in FUNCTIONS:
+            raise self.bad(f"call of {name!r} is not allowed (only {', '.join(FUNCTIONS)})")
+        if node.keywords:
+            raise self.bad(f"{name}() takes no keyword arguments")
+        arguments = [self.compile(argument) for argument in node.args]
+        function, fewest, most = FUNCTIONS[name]
+        if len(node.args) < fewest or (most is not None and len(node.args) > most):
+            wanted = str(fewest) if most == fewest else f"at least {fewest}"
+            raise self.bad(f"{name}() takes {wanted} argument{'s' if fewest > 1 else ''}")
+        symbol = f"{name}()"
+
+        def call(bindings: Bindings) -> Any:
+            return _bounded(function(*(_number(a(bindings), symbol) for a in arguments)))
+
+        return call

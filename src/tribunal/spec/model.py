@@ -1,0 +1,199 @@
+"""T-2: a loaded spec and the evaluation order for one case.
+
+Order: the declared fields (with defaults) -> `derive` -> `diagnostics` (first match binds
+`diagnostic_code` and `halt_before`; `halted` is true when one fired) -> `derive_after` ->
+`invariants`. An expression that cannot be evaluated in the first three stops the run
+(`SpecRun.blocked`); an invariant that cannot be evaluated is `not_evaluated`, never a pass or a
+fail.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from tribunal.enums import InvariantStatus
+from tribunal.errors import CannotEvaluate
+from tribunal.spec.expression import Expression
+
+# T-2: names the diagnostics stage binds for `derive_after` and the invariants.
+DIAGNOSTIC_CODE = "diagnostic_code"
+HALT_BEFORE = "halt_before"
+HALTED = "halted"
+BOUND_BY_DIAGNOSTICS = (DIAGNOSTIC_CODE, HALT_BEFORE, HALTED)
+
+
+@dataclass(frozen=True)
+class FieldDecl:
+    """One declared `given` or `when.payload` field: its type word and JSON Schema fragment."""
+
+    name: str
+    type_word: str
+    schema: dict[str, Any]
+    required: bool = True
+    has_default: bool = False
+    default: Any = None
+
+
+@dataclass(frozen=True)
+class Derivation:
+    """`name = expression`, one entry of `derive` or `derive_after`."""
+
+    name: str
+    expression: Expression
+
+
+@dataclass(frozen=True)
+class Diagnostic:
+    """`{code, when, halt_before}`: the first whose `when` holds fires."""
+
+    code: str
+    when: Expression
+    halt_before: str
+
+
+@dataclass(frozen=True)
+class InvariantCheck:
+    """One invariant's outcome for a case: `values` are the names it reads, as bound."""
+
+    invariant: Expression
+    status: InvariantStatus
+    values: dict[str, Any]
+    why: str | None = None  # set when not_evaluated
+
+
+@dataclass(frozen=True)
+class Blocked:
+    """The expression that could not be evaluated, stopping the run, and why."""
+
+    expression: Expression
+    why: str
+
+
+@dataclass
+class SpecRun:
+    """The outcome of one case against a spec."""
+
+    bindings: dict[str, Any]
+    diagnostic: Diagnostic | None = None
+    blocked: Blocked | None = None
+    invariants: list[InvariantCheck] = field(default_factory=list)
+
+    @property
+    def halted(self) -> bool:
+        """True when a diagnostic fired."""
+        return self.diagnostic is not None
+
+
+@dataclass(frozen=True)
+class Spec:
+    """A spec file, loaded, checked and compiled (see `tribunal.spec.load.load_spec`)."""
+
+    label: str  # the spec file's C-8 path
+    spec_id: str
+    scenario: str
+    assertion_id: str
+    rule: str
+    given: tuple[FieldDecl, ...]
+    payload: tuple[FieldDecl, ...]
+    derive: tuple[Derivation, ...]
+    diagnostics: tuple[Diagnostic, ...]
+    derive_after: tuple[Derivation, ...]
+    invariants: tuple[Expression, ...]
+    verdicts: dict[str, str]
+    next_steps: dict[str, str]
+    lines: dict[str, int] = field(default_factory=dict)  # top-level key -> line
+
+    def ref(self, line: int | None) -> str:
+        """A key-based pointer into the spec: `<label>:<line>` (or the label alone)."""
+        return self.label if line is None else f"{self.label}:{line}"
+
+    def derivation(self, name: str) -> Derivation | None:
+        """The `derive` or `derive_after` entry binding `name`, if any."""
+        for entry in (*self.derive, *self.derive_after):
+            if entry.name == name:
+                return entry
+        return None
+
+    def diagnostic(self, code: str) -> Diagnostic | None:
+        """The diagnostic with code `code`, if declared."""
+        return next((d for d in self.diagnostics if d.code == code), None)
+
+    def bind(self, given: Mapping[str, Any], payload: Mapping[str, Any]) -> dict[str, Any]:
+        """T-2: the declared fields as bound for a case: the value given, else the default,
+        else None (an absent optional field). The values are assumed already validated."""
+        bindings: dict[str, Any] = {}
+        for fields, values in ((self.given, given), (self.payload, payload)):
+            for decl in fields:
+                if decl.name in values:
+                    bindings[decl.name] = values[decl.name]
+                else:
+                    bindings[decl.name] = decl.default
+        return bindings
+
+    def run(self, given: Mapping[str, Any], payload: Mapping[str, Any]) -> SpecRun:
+        """Evaluate a case's validated fields through the spec, in the order of T-2.
+
+        Returns the SpecRun; never raises for a case (cannot-evaluate is part of the result).
+        """
+        bindings = self.bind(given, payload)
+        run = SpecRun(bindings=bindings)
+        try:
+            for entry in self.derive:
+                bindings[entry.name] = _value(entry.expression, bindings)
+            for diagnostic in self.diagnostics:
+                if _condition(diagnostic.when, bindings):
+                    run.diagnostic = diagnostic  # T-2: first match wins
+                    break
+            fired = run.diagnostic
+            bindings[DIAGNOSTIC_CODE] = fired.code if fired else None
+            bindings[HALT_BEFORE] = fired.halt_before if fired else None
+            bindings[HALTED] = fired is not None
+            for entry in self.derive_after:
+                bindings[entry.name] = _value(entry.expression, bindings)
+        except _Blocked as stop:
+            run.blocked = Blocked(stop.expression, stop.why)
+        if run.blocked is not None:
+            run.invariants = [
+                InvariantCheck(inv, InvariantStatus.NOT_EVALUATED, {}, run.blocked.why)
+                for inv in self.invariants
+            ]
+            return run
+        run.invariants = [_check(invariant, bindings) for invariant in self.invariants]
+        return run
+
+
+class _Blocked(Exception):
+    def __init__(self, expression: Expression, why: str) -> None:
+        super().__init__(why)
+        self.expression = expression
+        self.why = why
+
+
+def _value(expression: Expression, bindings: Mapping[str, Any]) -> Any:
+    try:
+        return expression.evaluate(bindings)
+    except CannotEvaluate as error:
+        raise _Blocked(expression, error.why) from None
+
+
+def _condition(expression: Expression, bindings: Mapping[str, Any]) -> bool:
+    """A diagnostic's `when` must give a boolean; anything else cannot be evaluated."""
+    value = _value(expression, bindings)
+    if not isinstance(value, bool):
+        raise _Blocked(expression, f"condition gave {type(value).__name__}, not a boolean")
+    return value
+
+
+def _check(invariant: Expression, bindings: Mapping[str, Any]) -> InvariantCheck:
+    values = {name: bindings[name] for name in invariant.names if name in bindings}
+    try:
+        value = invariant.evaluate(bindings)
+    except CannotEvaluate as error:
+        return InvariantCheck(invariant, InvariantStatus.NOT_EVALUATED, values, error.why)
+    if not isinstance(value, bool):
+        why = f"invariant gave {type(value).__name__}, not a boolean"
+        return InvariantCheck(invariant, InvariantStatus.NOT_EVALUATED, values, why)
+    status = InvariantStatus.SATISFIED if value else InvariantStatus.VIOLATED
+    return InvariantCheck(invariant, status, values)

@@ -25,6 +25,7 @@ COMMANDS: dict[str, str] = {
     "envelope": "tribunal.cli.envelope:envelope",
     "invariants": "tribunal.cli.invariants:invariants",
     "judgment": "tribunal.cli.judgment:judgment",
+    "duel": "tribunal.cli.duel:duel",
 }
 
 

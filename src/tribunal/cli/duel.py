@@ -1,0 +1,52 @@
+"""`tribunal duel` (T-1, T-4): counterexample cases against the executable spec -> duel.json."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from tribunal.enums import ExitCode
+
+
+@click.command()
+@click.option(
+    "--spec",
+    "spec_path",
+    required=True,
+    type=click.Path(path_type=Path),
+    help="The spec YAML (e.g. specs/autoscale_spec.yaml).",
+)
+@click.option(
+    "--cases",
+    "cases_dir",
+    required=True,
+    type=click.Path(path_type=Path),
+    help="Directory of case files (*.json, *.yaml, *.yml directly in it, read in name order).",
+)
+@click.option(
+    "--out",
+    "out_path",
+    required=True,
+    type=click.Path(path_type=Path),
+    help="Where to write duel.json (parent directories are created; overwritten).",
+)
+@click.pass_context
+def duel(ctx: click.Context, spec_path: Path, cases_dir: Path, out_path: Path) -> None:
+    """Run every counterexample case against the spec and write duel.json.
+
+    Prints one line per case (verdict, counterexample_id) and its reasons to stderr. Exit 0 when
+    no case FAILs, 1 when one does, 2 on bad input (nothing is written).
+    """
+    from tribunal.atomic import write_json
+    from tribunal.enums import CaseVerdict
+    from tribunal.errors import BadInput
+    from tribunal.evidence.duel import duel_from_paths
+
+    if out_path.is_dir():
+        raise BadInput("is a directory, expected a file path", source=str(out_path), field="--out")
+    report = duel_from_paths(spec_path, cases_dir)
+    write_json(out_path, report.to_dict())  # C-3: only after every input was checked
+    for line in report.lines():
+        click.echo(line, err=True)
+    ctx.exit(ExitCode.NEGATIVE if report.count(CaseVerdict.FAIL) else ExitCode.OK)

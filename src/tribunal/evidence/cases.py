@@ -1,0 +1,222 @@
+"""T-3: counterexample case files — the `*.json`, `*.yaml`, `*.yml` directly in a directory.
+
+Cases are bulk input (X-4: ten thousand files), so JSON goes through the stdlib and YAML through
+PyYAML's C loader (duplicate keys are still errors, C-5); each case is checked against ONE
+schema built per spec: the case shape of `case.schema.json` with `given_snapshot` and
+`when_payload` replaced by the spec's declared fields (T-2 type language). Line numbers are looked
+up only when there is an error to report.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from tribunal.documents import Document, parse_json, read_text
+from tribunal.errors import BadInput
+from tribunal.spec.model import FieldDecl, Spec
+
+CASE_SUFFIXES = (".json", ".yaml", ".yml")
+FIELD_SECTIONS = {"given_snapshot": "given", "when_payload": "when.payload"}
+
+
+@dataclass(frozen=True)
+class Case:
+    """One counterexample, validated against the spec it is run with."""
+
+    label: str  # the case file's C-8 path
+    counterexample_id: str
+    assertion_id: str
+    given: dict[str, Any]
+    payload: dict[str, Any]
+    minimality_trace: list[str]
+    expected: dict[str, Any]
+    description: str | None = None
+
+
+def case_files(directory: Path, label: str) -> list[Path]:
+    """The case files directly in `directory`, in name order (no recursion, T-3).
+
+    Raises BadInput when the directory is missing, not a directory, or holds no case file.
+    """
+    if not directory.exists():
+        raise BadInput("directory not found", source=label)
+    if not directory.is_dir():
+        raise BadInput("not a directory", source=label)
+    files = sorted(
+        (
+            entry
+            for entry in directory.iterdir()
+            if entry.suffix in CASE_SUFFIXES and not entry.name.startswith(".") and entry.is_file()
+        ),
+        key=lambda entry: entry.name,
+    )
+    if not files:
+        raise BadInput("no case files (*.json, *.yaml, *.yml) in the directory", source=label)
+    return files
+
+
+def load_cases(directory: Path, label: str, spec: Spec) -> list[Case]:
+    """Load and check every case file of `directory` (shown as `label`) against `spec`.
+
+    Returns the cases in name order; raises BadInput naming the file, line and field of the
+    first problem (C-3), including a counterexample_id used twice.
+    """
+    checker = CaseChecker(spec)
+    prefix = "" if label in ("", ".") else label.rstrip("/") + "/"
+    cases: list[Case] = []
+    seen: dict[str, str] = {}
+    for path in case_files(directory, label):
+        case = checker.load(path, prefix + path.name)
+        if case.counterexample_id in seen:
+            raise BadInput(
+                f"counterexample_id {case.counterexample_id!r} is also used by "
+                f"{seen[case.counterexample_id]}",
+                source=case.label,
+                field="counterexample_id",
+            )
+        seen[case.counterexample_id] = case.label
+        cases.append(case)
+    return cases
+
+
+class CaseChecker:
+    """Loads case files and checks them against one spec (the validator is built once)."""
+
+    def __init__(self, spec: Spec) -> None:
+        from jsonschema import Draft202012Validator
+
+        from tribunal.schemas import load_schema
+        from tribunal.schemas.quickcheck import quick_validator
+
+        self.spec = spec
+        schema = copy.deepcopy(load_schema("case"))
+        schema["properties"]["given_snapshot"] = _fields_schema(spec.given)
+        schema["properties"]["when_payload"] = _fields_schema(spec.payload)
+        self.validator = Draft202012Validator(schema)
+        # X-4: a sound quick yes for the common valid case; jsonschema decides everything else.
+        self.certainly_valid = quick_validator(schema)
+        self.declared = {
+            "given_snapshot": {decl.name: decl for decl in spec.given},
+            "when_payload": {decl.name: decl for decl in spec.payload},
+        }
+
+    def load(self, path: Path, label: str) -> Case:
+        """Read, parse and check one case file. Raises BadInput naming file, line and field."""
+        text = read_text(path, label)
+        data = parse_json(text, label) if path.suffix == ".json" else _parse_yaml(text, label)
+        document = Document(path=path, label=label, data=data, text=text)
+        self._check(document)
+        if data["assertion_id"] != self.spec.assertion_id:
+            raise document.bad(
+                f"assertion_id {data['assertion_id']!r} differs from the spec's "
+                f"{self.spec.assertion_id!r} ({self.spec.label})",
+                ("assertion_id",),
+            )
+        return Case(
+            label=label,
+            counterexample_id=data["counterexample_id"],
+            assertion_id=data["assertion_id"],
+            given=data["given_snapshot"],
+            payload=data["when_payload"],
+            minimality_trace=data["minimality_trace"],
+            expected=data["expected_failure"],
+            description=data.get("description"),
+        )
+
+    def _check(self, document: Document) -> None:
+        if self.certainly_valid(document.data) or self.validator.is_valid(document.data):
+            return
+        from jsonschema.exceptions import best_match
+
+        error = best_match(self.validator.iter_errors(document.data))
+        where = tuple(error.absolute_path)
+        section = where[0] if where else None
+        if section in self.declared:
+            declared = self.declared[str(section)]
+            if error.validator == "additionalProperties" and len(where) == 1:
+                extra = sorted(set(error.instance) - set(declared), key=str)
+                raise document.bad(
+                    f"field {extra[0]!r} is not declared by the spec ({self.spec.label}, "
+                    f"{FIELD_SECTIONS[str(section)]})",
+                    (*where, str(extra[0])),
+                )
+            if len(where) == 2 and where[1] in declared:
+                decl = declared[str(where[1])]
+                raise document.bad(f"{error.message} (declared {decl.type_word})", where)
+        if error.validator == "additionalProperties":
+            extra = sorted(set(error.instance) - set(error.schema.get("properties", {})), key=str)
+            raise document.bad(f"unknown field {extra[0]!r}", (*where, str(extra[0])))
+        raise document.bad(
+            str(error.message).replace(" is a required property", " is required"), where
+        )
+
+
+def _fields_schema(fields: Sequence[FieldDecl]) -> dict[str, Any]:
+    """The declared fields as one JSON Schema object (T-2: unknown fields are errors)."""
+    return {
+        "type": "object",
+        "properties": {decl.name: decl.schema for decl in fields},
+        "required": [decl.name for decl in fields if decl.required],
+        "additionalProperties": False,
+    }
+
+
+def _parse_yaml(text: str, label: str) -> Any:
+    """Bulk YAML (SPEC §1: PyYAML, C loader when available); duplicate keys are errors (C-5)."""
+    import yaml
+
+    try:
+        # C-5: a SafeLoader subclass (C when available), never the unsafe full loader.
+        return yaml.load(text, Loader=_case_loader())
+    except yaml.MarkedYAMLError as error:
+        mark = error.problem_mark or error.context_mark
+        problem = error.problem or error.context or "malformed YAML"
+        line = mark.line + 1 if mark is not None else None
+        if problem.startswith("duplicate key"):
+            raise BadInput(problem, source=label, line=line) from None
+        raise BadInput(f"malformed YAML: {problem}", source=label, line=line) from None
+    except yaml.YAMLError as error:
+        raise BadInput(f"malformed YAML: {error}", source=label) from None
+    except RecursionError:
+        raise BadInput("malformed YAML: nested too deeply", source=label) from None
+
+
+_LOADER: Any = None
+
+
+def _case_loader() -> Any:
+    """A safe PyYAML loader (C when available) whose mappings reject duplicate keys."""
+    global _LOADER
+    if _LOADER is not None:
+        return _LOADER
+    import yaml
+    from yaml.constructor import ConstructorError
+
+    base = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+    class CaseLoader(base):  # type: ignore[misc, valid-type]
+        pass
+
+    def mapping(loader: Any, node: Any) -> dict[Any, Any]:
+        loader.flatten_mapping(node)
+        result: dict[Any, Any] = {}
+        for key_node, value_node in node.value:
+            key = loader.construct_object(key_node, deep=True)
+            try:
+                duplicate = key in result
+            except TypeError:
+                raise ConstructorError(
+                    None, None, "a mapping key must be a scalar", key_node.start_mark
+                ) from None
+            if duplicate:
+                raise ConstructorError(None, None, f"duplicate key {key!r}", key_node.start_mark)
+            result[key] = loader.construct_object(value_node, deep=True)
+        return result
+
+    CaseLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, mapping)
+    _LOADER = CaseLoader
+    return CaseLoader

@@ -189,3 +189,10 @@ class InvariantStatus(StrEnum):
     SATISFIED = "satisfied"
     VIOLATED = "violated"
     NOT_EVALUATED = "not_evaluated"
+
+
+class EvidenceFormat(StrEnum):
+    """T-7: the form in which an implementor tier produces evidence."""
+
+    MINIMAL_FORM = "minimal_form"  # diagnostic_code and allowed_delta
+    EXTENDED_FORM = "extended_form"  # evidence_by_invariant

@@ -192,6 +192,10 @@ def test_halt_before_mismatch(repo: Path, monkeypatch: pytest.MonkeyPatch) -> No
         "halt_before: expected plan_scale_action, spec halts before execute_scale_action"
     ]
     assert found["verdict"] == "DEFERRED"
+    assert found["evidence_ref"] == [
+        "cases/c.json",
+        spec_line(repo, '"requested_delta > quota_delta"'),
+    ]
 
 
 def test_halt_before_not_compared_when_nothing_fired(

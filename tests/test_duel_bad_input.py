@@ -189,3 +189,16 @@ def test_cases_are_read_in_name_order(repo: Path, monkeypatch: pytest.MonkeyPatc
         "cases/b.yaml",
         "cases/c.yml",
     ]
+
+
+def test_out_is_a_directory_or_unwritable(repo: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(repo)
+    args = ["duel", "--spec", "specs/autoscale_spec.yaml", "--cases", "cases"]
+    (repo / "taken").mkdir()
+    result = CliRunner().invoke(cli, [*args, "--out", "taken"])
+    assert result.exit_code == 2
+    assert result.stderr == "tribunal: error: taken: --out: is a directory, expected a file path\n"
+    (repo / "blocker").write_text("a file, not a directory\n", encoding="utf-8")
+    result = CliRunner().invoke(cli, [*args, "--out", "blocker/duel.json"])
+    assert result.exit_code == 2
+    assert result.stderr.startswith("tribunal: error: blocker/duel.json: --out: cannot write: ")

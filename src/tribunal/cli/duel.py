@@ -38,15 +38,13 @@ def duel(ctx: click.Context, spec_path: Path, cases_dir: Path, out_path: Path) -
     Prints one line per case (verdict, counterexample_id) and its reasons to stderr. Exit 0 when
     no case FAILs, 1 when one does, 2 on bad input (nothing is written).
     """
-    from tribunal.atomic import write_json
+    from tribunal.cli.outputs import check_output_path, write_output
     from tribunal.enums import CaseVerdict
-    from tribunal.errors import BadInput
     from tribunal.evidence.duel import duel_from_paths
 
-    if out_path.is_dir():
-        raise BadInput("is a directory, expected a file path", source=str(out_path), field="--out")
+    check_output_path(out_path)
     report = duel_from_paths(spec_path, cases_dir)
-    write_json(out_path, report.to_dict())  # C-3: only after every input was checked
+    write_output(out_path, report.to_dict())  # C-3: only after every input was checked
     for line in report.lines():
         click.echo(line, err=True)
     ctx.exit(ExitCode.NEGATIVE if report.count(CaseVerdict.FAIL) else ExitCode.OK)

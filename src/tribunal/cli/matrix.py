@@ -58,20 +58,18 @@ def matrix(
     Prints one line per pair and the signal to stderr. Exit 0 only for uniform_pass, 1
     otherwise (tier_dependent_spec or uniform_fail), 2 on bad input (nothing is written).
     """
-    from tribunal.atomic import write_json
+    from tribunal.cli.outputs import check_output_path, write_output
     from tribunal.enums import MatrixSignal
-    from tribunal.errors import BadInput
     from tribunal.evidence.duel import duel_from_paths
     from tribunal.evidence.matrix import load_tiers, run_matrix
     from tribunal.paths import display_path, find_root
 
-    if out_path.is_dir():
-        raise BadInput("is a directory, expected a file path", source=str(out_path), field="--out")
+    check_output_path(out_path)
     root = find_root()
     duel = duel_from_paths(spec_path, cases_dir, root)
     config = load_tiers(tiers_path, display_path(tiers_path, root), duel.spec.spec_id)
     report = run_matrix(duel, config, config.select(pairs))
-    write_json(out_path, report.to_dict())  # C-3: only after every input was checked
+    write_output(out_path, report.to_dict())  # C-3: only after every input was checked
     for line in report.lines():
         click.echo(line, err=True)
     ctx.exit(ExitCode.OK if report.signal is MatrixSignal.UNIFORM_PASS else ExitCode.NEGATIVE)

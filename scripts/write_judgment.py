@@ -10,6 +10,6 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "src"))
 
-from tribunal.bootstrap import run_script
+from tribunal.launch import launch
 
-run_script("judgment")
+launch("judgment", "write_judgment.py")

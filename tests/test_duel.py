@@ -361,7 +361,7 @@ def test_script_without_dependencies_says_how_to_install(tmp_path: Path) -> None
     assert done.returncode == 2
     lines = done.stderr.splitlines()
     assert len(lines) == 1
-    assert lines[0].startswith("run_duel.py: missing dependency click; install with: ")
+    assert lines[0].startswith("run_duel.py: error: missing dependency 'click'; install with: ")
     assert lines[0].endswith(f"python3 -m pip install -e {os.path.relpath(REPO, root)}")
     assert not (root / "out").exists()
 

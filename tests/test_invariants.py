@@ -330,7 +330,9 @@ def test_script_runs_from_a_clone_like_the_command(tmp_path: Path) -> None:
     assert report["metrics"] == "metrics/validation_metrics.json"
 
 
-@pytest.mark.parametrize("script", ["check_invariants.py", "write_judgment.py"])
+@pytest.mark.parametrize(
+    "script", ["check_invariants.py", "write_judgment.py", "run_duel.py", "matrix.py"]
+)
 def test_script_without_dependencies_prints_the_install_command(
     tmp_path: Path, script: str
 ) -> None:

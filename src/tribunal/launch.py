@@ -49,7 +49,7 @@ def launch(command: str, script: str, argv: list[str] | None = None) -> NoReturn
     missing = missing_dependency()
     if missing is not None:
         print(
-            f"{script}: missing dependency {missing}; install with: {install_command()}",
+            f"{script}: error: missing dependency {missing!r}; install with: {install_command()}",
             file=sys.stderr,
         )
         raise SystemExit(2)

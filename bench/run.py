@@ -14,6 +14,7 @@ from __future__ import annotations
 import argparse
 import os
 import platform
+import shutil
 import statistics
 import subprocess
 import sys
@@ -26,6 +27,8 @@ from pathlib import Path
 BENCH = Path(__file__).resolve().parent
 REPO = BENCH.parent
 sys.path.insert(0, str(BENCH))
+
+from generate_cases import generate  # noqa: E402 - bench/ is not a package
 
 
 @dataclass
@@ -76,6 +79,69 @@ def x5_help(quick: bool, work: Path) -> list[Row]:
     ]
 
 
+def x4_duel(quick: bool, work: Path) -> list[Row]:
+    """X-4: a duel over 10,000 cases within 5x the baseline and under 5 s; the matrix under 20 s."""
+    count = 200 if quick else 10_000
+    runs = 1 if quick else 3
+    cases = work / "cases"
+    generate(cases, count)
+    for name in ("specs", "matrix"):
+        shutil.copytree(REPO / name, work / name)
+    baseline = timed(
+        [sys.executable, str(BENCH / "baseline_duel.py"), str(cases), str(work / "base.json")],
+        cwd=work,
+        runs=runs,
+    )
+    duel = timed(
+        tribunal(
+            "duel",
+            "--spec",
+            "specs/autoscale_spec.yaml",
+            "--cases",
+            "cases",
+            "--out",
+            "out/duel.json",
+        ),
+        cwd=work,
+        runs=runs,
+        ok_codes=(0, 1),
+    )
+    matrix = timed(
+        tribunal(
+            "matrix",
+            "--spec",
+            "specs/autoscale_spec.yaml",
+            "--cases",
+            "cases",
+            "--tiers",
+            "matrix/tiers.json",
+            "--out",
+            "out/matrix.json",
+        ),
+        cwd=work,
+        runs=runs,
+        ok_codes=(0, 1),
+    )
+    ratio = duel / baseline
+    return [
+        Row("X-4", f"`tribunal duel` over {count:,} cases", f"{duel:.2f} s", "< 5 s", duel < 5),
+        Row(
+            "X-4",
+            f"duel / `bench/baseline_duel.py` ({baseline:.2f} s)",
+            f"{ratio:.1f}x",
+            "<= 5x",
+            ratio <= 5,
+        ),
+        Row(
+            "X-4",
+            f"`tribunal matrix` C1–C4 over {count:,} cases",
+            f"{matrix:.2f} s",
+            "< 20 s",
+            matrix < 20,
+        ),
+    ]
+
+
 def x2_envelope(quick: bool, work: Path) -> list[Row]:
     """X-2: an envelope for 100 changed files of 20 KB in a 20,000-file repository under 2 s."""
     from envelope_x2 import TARGET_S, measure
@@ -92,6 +158,7 @@ def x2_envelope(quick: bool, work: Path) -> list[Row]:
 
 BENCHMARKS: dict[str, Callable[[bool, Path], list[Row]]] = {
     "X-2": x2_envelope,
+    "X-4": x4_duel,
     "X-5": x5_help,
 }
 

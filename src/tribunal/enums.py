@@ -181,6 +181,7 @@ class EvidenceKind(StrEnum):
     DUEL = "duel"
     INVARIANT = "invariant"
     CORRUPTION = "corruption"
+    READINESS = "readiness"
 
 
 class InvariantStatus(StrEnum):
@@ -196,3 +197,13 @@ class EvidenceFormat(StrEnum):
 
     MINIMAL_FORM = "minimal_form"  # diagnostic_code and allowed_delta
     EXTENDED_FORM = "extended_form"  # evidence_by_invariant
+
+
+class ReadinessBlock(StrEnum):
+    """T-9: why the readiness gate blocks, in the order it checks."""
+
+    AUDIT_TRACE_INCOMPLETE = "audit_trace_incomplete"  # audit_trace_coverage < 1.0 or absent
+    NO_ROLLBACK_CONDITION = "no_rollback_condition"  # rollback_condition_present absent or false
+    BLAST_RADIUS_UNKNOWN = "blast_radius_unknown"  # blast_radius_known absent or false
+    STATEFUL_WITHOUT_BACKUP = "stateful_without_backup"  # stateful without backup_verified
+    SCORE_BELOW_THRESHOLD = "score_below_threshold"  # the five axes sum to less than 23 of 25

@@ -26,6 +26,7 @@ COMMANDS: dict[str, str] = {
     "invariants": "tribunal.cli.invariants:invariants",
     "judgment": "tribunal.cli.judgment:judgment",
     "duel": "tribunal.cli.duel:duel",
+    "readiness": "tribunal.cli.readiness:readiness",
     "matrix": "tribunal.cli.matrix:matrix",
 }
 

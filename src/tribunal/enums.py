@@ -207,3 +207,51 @@ class ReadinessBlock(StrEnum):
     BLAST_RADIUS_UNKNOWN = "blast_radius_unknown"  # blast_radius_known absent or false
     STATEFUL_WITHOUT_BACKUP = "stateful_without_backup"  # stateful without backup_verified
     SCORE_BELOW_THRESHOLD = "score_below_threshold"  # the five axes sum to less than 23 of 25
+
+
+class ReasonCode(StrEnum):
+    """Why a rung was skipped or rejected, or why a verdict was rewritten (L-2, L-3, L-6, V-3, V-4).
+
+    Recorded on the rung (`rejected_rungs[].reason`, routing `skipped[].reason`) or on the seat.
+    """
+
+    BUILDER_FAMILY = "builder_family"  # L-2: the builder's family or model token, before dispatch
+    CAPACITY = "capacity"  # L-3: cannot hold prompt + answer budget (a type, not a hold)
+    NO_CREDENTIALS = "no_credentials"  # L-6: the rung's API key variable is not set
+    PRIMARY_FAMILY = "primary_family"  # L-5: a verifier never shares the primary's family
+    WRONG_LENS = "wrong_lens"  # L-6: a verdict for another lens; next rung
+    TRUNCATED = "truncated"  # L-6: empty content, finish_reason length, a filled Ollama window
+    MALFORMED = "malformed"  # L-6/V-2: answered badly; REFUSE, one shot
+    NOT_ANSWERED = "not_answered"  # L-6: transport failure; re-seat on the next rung
+    ANNULLED = "annulled"  # L-6/B-6: a harness rung changed bytes of its worktree
+    CONTRADICTORY_PASS = "contradictory_pass"  # V-3: a pass listing a blocker/major finding
+    OUTSIDE_ENVELOPE = "outside_envelope"  # V-4: a finding about a file the envelope never held
+
+
+class CitationStatus(StrEnum):
+    """V-4: the mark a citation check leaves on every finding and `checked` entry."""
+
+    VERIFIED = "verified"  # file in the envelope, line exists, quoted evidence occurs verbatim
+    OUTSIDE_ENVELOPE = "outside_envelope"  # names a file the envelope never held
+    NO_SUCH_LINE = "no_such_line"  # the file is in the envelope, the line is not
+    EVIDENCE_NOT_FOUND = "evidence_not_found"  # the quoted evidence does not occur verbatim
+    UNLOCATED = "unlocated"  # no `location`, or not of the form path:line
+    NOT_CHECKED = "not_checked"  # no envelope was given to check against
+
+
+class Transport(StrEnum):
+    """L-7: how a rung is reached."""
+
+    OPENAI = "openai"
+    ANTHROPIC = "anthropic"
+    OLLAMA = "ollama"
+    COMMAND = "command"
+    REPLAY = "replay"
+
+
+class RouteStatus(StrEnum):
+    """L-2/L-5: what routing left a lens with before any dispatch."""
+
+    SEATED = "seated"  # a rung (and, for a fused tier, an eligible verifier) is ready
+    HOLD = "hold"  # no rung left: the lens holds, never falls back to the builder
+    UNVERIFIED = "unverified"  # fused tier with no eligible verifier: a hold (L-5)

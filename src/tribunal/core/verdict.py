@@ -1,0 +1,280 @@
+"""A juror's verdict: its shape (V-1), how a reply is read (V-2) and normalised (V-3).
+
+Reading fails closed. The reply is untrusted text from a model: only the LAST JSON object in it
+that carries `verdict` counts, and anything that is not exactly a V-1 verdict is a
+`MalformedVerdict` (which L-6 turns into a REFUSE), never a pass. Only `VerdictError`s escape
+`parse_verdict` (S-5).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass, replace
+from typing import Any
+
+from tribunal.enums import CitationStatus, ReasonCode, SeatVerdict, Severity
+from tribunal.errors import TribunalError
+
+# L-6: a reply over 1 MiB is malformed and read no further.
+MAX_REPLY_BYTES = 1 << 20
+# L-6: a rejected rung keeps at most this many bytes of what it said.
+RAW_TAIL_BYTES = 2048
+
+# V-2: a fence line (``` or ~~~ with an optional info string). Fence markers sharing a line with
+# the JSON stay: the reader looks for objects, not for lines, so they cannot hide one.
+_FENCE = re.compile(r"^[ \t]*(?:```|~~~)[\w+.-]*[ \t]*$", re.M)
+# V-1 string form: "[severity] path:line claim" (the location is optional, a ':' after it too).
+_STRING_FINDING = re.compile(
+    r"\s*\[\s*(?P<severity>[A-Za-z]+)\s*\]\s*"
+    r"(?:(?P<location>[^\s\[\]]+?:\d+(?:-\d+)?):?(?:\s+|$))?"
+    r"(?P<claim>.*)",
+    re.S,
+)
+_SERIOUS = (Severity.BLOCKER, Severity.MAJOR)
+
+
+class VerdictError(TribunalError):
+    """A reply that yields no verdict for the seated lens; `raw_tail` keeps its last bytes."""
+
+    def __init__(self, message: str, *, raw_tail: str) -> None:
+        super().__init__(message)
+        self.message = message
+        self.raw_tail = raw_tail
+
+
+class MalformedVerdict(VerdictError):
+    """L-6 `malformed`: no verdict JSON, refusal text, no lens, not exactly pass/refuse, ..."""
+
+
+class WrongLens(VerdictError):
+    """L-6 `wrong_lens`: a verdict for another lens than the seated one."""
+
+    def __init__(self, *, seated: str, answered: str, raw_tail: str) -> None:
+        super().__init__(
+            f"verdict for lens {answered!r}, seated lens {seated!r}", raw_tail=raw_tail
+        )
+        self.seated = seated
+        self.answered = answered
+
+
+@dataclass(frozen=True)
+class Finding:
+    """One V-1 finding; `citation` is the V-4 mark (`not_checked` until checked)."""
+
+    severity: Severity
+    claim: str
+    evidence: str | None = None
+    location: str | None = None
+    citation: CitationStatus = CitationStatus.NOT_CHECKED
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON form kept in a SeatRecord."""
+        return {
+            "severity": self.severity.value,
+            "claim": self.claim,
+            "evidence": self.evidence,
+            "location": self.location,
+            "citation": self.citation.value,
+        }
+
+
+@dataclass(frozen=True)
+class Checked:
+    """One V-1 `checked` entry: what the juror says it verified, and where."""
+
+    claim: str
+    location: str
+    evidence: str | None = None
+    citation: CitationStatus = CitationStatus.NOT_CHECKED
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON form kept in a SeatRecord."""
+        return {
+            "claim": self.claim,
+            "evidence": self.evidence,
+            "location": self.location,
+            "citation": self.citation.value,
+        }
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """A read and normalised verdict for one lens.
+
+    `reason` is `contradictory_pass` (V-3) or `malformed` (L-6) when the verdict was rewritten
+    to a refuse; `note` says why; `raw_tail` keeps the reply's tail for a malformed one.
+    """
+
+    verdict: SeatVerdict
+    lens: str
+    findings: tuple[Finding, ...] = ()
+    checked: tuple[Checked, ...] = ()
+    reason: ReasonCode | None = None
+    note: str | None = None
+    raw_tail: str | None = None
+
+    @property
+    def low_information(self) -> bool:
+        """V-3: a pass is bare unless a finding or `checked` entry passed the V-4 check."""
+        if self.verdict is not SeatVerdict.PASS:
+            return False
+        marks = [entry.citation for entry in self.findings]
+        marks += [entry.citation for entry in self.checked]
+        return CitationStatus.VERIFIED not in marks
+
+
+def raw_tail(text: str, *, secrets: Iterable[str] = ()) -> str:
+    """The last `RAW_TAIL_BYTES` UTF-8 bytes of `text`, with every secret value redacted first
+    (L-8: a key a server echoes back never reaches a record)."""
+    for secret in secrets:
+        if secret:
+            text = text.replace(secret, "[redacted]")
+    tail = text.encode("utf-8", errors="replace")[-RAW_TAIL_BYTES:]
+    # A cut inside a multi-byte character drops that character's leftover bytes.
+    return tail.decode("utf-8", errors="ignore")
+
+
+def parse_verdict(text: str, *, lens: str, secrets: Iterable[str] = ()) -> Verdict:
+    """Read the verdict for `lens` from a juror's reply (V-2) and normalise it (V-3).
+
+    Returns a pass or refuse `Verdict` (citations not yet checked). Raises `MalformedVerdict`
+    when the reply holds no exact V-1 verdict and `WrongLens` when it answers another lens.
+    """
+    secrets = tuple(secrets)
+    if len(text.encode("utf-8", errors="replace")) > MAX_REPLY_BYTES:
+        raise MalformedVerdict(
+            f"reply over {MAX_REPLY_BYTES} bytes", raw_tail=raw_tail(text[-4096:], secrets=secrets)
+        )
+
+    def malformed(message: str) -> MalformedVerdict:
+        return MalformedVerdict(message, raw_tail=raw_tail(text, secrets=secrets))
+
+    found = _last_verdict_object(_FENCE.sub("", text), malformed)
+    value = found["verdict"]
+    if value not in ("pass", "refuse"):
+        raise malformed(f"verdict {_short(value)} is not exactly pass or refuse")
+    answered = found.get("lens")
+    if not isinstance(answered, str) or not answered:
+        raise malformed("verdict without lens")
+    if answered != lens:
+        raise WrongLens(seated=lens, answered=answered, raw_tail=raw_tail(text, secrets=secrets))
+    return _normalise(_build(found, malformed))
+
+
+def _last_verdict_object(text: str, malformed: Any) -> dict[str, Any]:
+    """V-2: the last top-level JSON object in `text` that carries `verdict`."""
+    decoder = json.JSONDecoder(object_pairs_hook=_no_duplicates)
+    last: dict[str, Any] | None = None
+    position = 0
+    while (start := text.find("{", position)) != -1:
+        try:
+            value, end = decoder.raw_decode(text, start)
+        except (ValueError, RecursionError):
+            # Not JSON from here (prose, a brace in a sentence): look at the next brace.
+            position = start + 1
+            continue
+        except _DuplicateKey as exc:
+            raise malformed(f"duplicate key {_short(exc.key)} in a JSON object") from None
+        # Skip the object's inside: nested objects are part of it, not verdicts of their own.
+        position = end
+        if isinstance(value, dict) and "verdict" in value:
+            last = value
+    if last is None:
+        raise malformed('no JSON object carrying "verdict" in the reply')
+    return last
+
+
+def _build(found: dict[str, Any], malformed: Any) -> Verdict:
+    """Normalise string findings (V-1), check the shape against the shipped schema, build."""
+    from tribunal.documents import first_schema_error, format_field
+
+    # An absent or null list is an empty one: that can only make a pass bare (V-3), never more.
+    findings = found.get("findings") or []
+    if isinstance(findings, list):
+        findings = [_finding_object(item) for item in findings]
+    shaped = {**found, "findings": findings, "checked": found.get("checked") or []}
+    error = first_schema_error(shaped, "verdict")
+    if error is not None:
+        message, where = error
+        field = format_field(where)
+        raise malformed(f"{field}: {message}" if field else message)
+    return Verdict(
+        verdict=SeatVerdict(shaped["verdict"]),
+        lens=shaped["lens"],
+        findings=tuple(
+            Finding(
+                severity=Severity(item["severity"]),
+                claim=item["claim"],
+                evidence=item.get("evidence"),
+                location=item.get("location"),
+            )
+            for item in shaped["findings"]
+        ),
+        checked=tuple(
+            Checked(claim=item["claim"], location=item["location"], evidence=item.get("evidence"))
+            for item in shaped["checked"]
+        ),
+    )
+
+
+def _finding_object(item: Any) -> Any:
+    """`"[severity] path:line claim"` -> a finding object; anything else as it came, with a
+    severity spelled in capitals lowered (the schema judges the rest)."""
+    if isinstance(item, dict):
+        severity = item.get("severity")
+        if isinstance(severity, str):
+            return {**item, "severity": severity.strip().lower()}
+        return item
+    if not isinstance(item, str):
+        return item
+    match = _STRING_FINDING.fullmatch(item)
+    if match is None:
+        # Not of the form: a severity nobody can read makes the whole verdict malformed.
+        return {"claim": item}
+    return {
+        "severity": match["severity"].lower(),
+        "claim": match["claim"].strip(),
+        "location": match["location"],
+    }
+
+
+def _normalise(verdict: Verdict) -> Verdict:
+    """V-3: a pass that lists a blocker or major finding is a refuse, the severity named."""
+    if verdict.verdict is not SeatVerdict.PASS:
+        return verdict
+    severities = {finding.severity for finding in verdict.findings}
+    for severity in _SERIOUS:
+        if severity in severities:
+            return replace(
+                verdict,
+                verdict=SeatVerdict.REFUSE,
+                reason=ReasonCode.CONTRADICTORY_PASS,
+                note=f"contradictory pass: lists a {severity.value} finding",
+            )
+    return verdict
+
+
+def _short(value: Any) -> str:
+    try:
+        text = json.dumps(value, ensure_ascii=False)
+    except (ValueError, RecursionError):
+        text = type(value).__name__
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+class _DuplicateKey(Exception):
+    def __init__(self, key: str) -> None:
+        super().__init__(key)
+        self.key = key
+
+
+def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    # Fail closed: {"verdict": "refuse", "verdict": "pass"} has no single meaning.
+    result: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in result:
+            raise _DuplicateKey(key)
+        result[key] = value
+    return result

@@ -255,3 +255,11 @@ class RouteStatus(StrEnum):
     SEATED = "seated"  # a rung (and, for a fused tier, an eligible verifier) is ready
     HOLD = "hold"  # no rung left: the lens holds, never falls back to the builder
     UNVERIFIED = "unverified"  # fused tier with no eligible verifier: a hold (L-5)
+
+
+class BuilderMatch(StrEnum):
+    """L-2: what the `--builder` name was resolved to (case-insensitively, in this order)."""
+
+    RUNG = "rung"  # a rung id
+    MODEL = "model"  # a rung's model id
+    FAMILY = "family"  # a family some rung declares

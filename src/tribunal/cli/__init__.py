@@ -28,6 +28,7 @@ COMMANDS: dict[str, str] = {
     "duel": "tribunal.cli.duel:duel",
     "readiness": "tribunal.cli.readiness:readiness",
     "matrix": "tribunal.cli.matrix:matrix",
+    "ladder": "tribunal.cli.ladder:ladder",
 }
 
 

@@ -1,0 +1,78 @@
+"""`tribunal ladder`: print the routing table of a fleet for a builder, before any dispatch."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import click
+
+from tribunal.enums import ExitCode
+
+
+@click.command("ladder")
+@click.option(
+    "--fleet",
+    required=True,
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Fleet file (YAML): rungs, tiers, lenses.",
+)
+@click.option(
+    "--builder",
+    required=True,
+    help="The model or family that built the change: a rung id, model id or family.",
+)
+@click.option(
+    "--tokens",
+    type=click.IntRange(min=0),
+    help="Prompt estimate in tokens; rungs that cannot hold it plus their answer are skipped.",
+)
+@click.option(
+    "--envelope",
+    type=click.Path(file_okay=False, path_type=Path),
+    help="Envelope directory: take the prompt estimate from its manifest.json.",
+)
+@click.option("--strict", is_flag=True, help="Make an L-4 floor warning an error (exit 2).")
+@click.option(
+    "--solo",
+    is_flag=True,
+    help="Let builder-family rungs sit last (degraded: graded same-family-blind).",
+)
+@click.option("--json", "as_json", is_flag=True, help="Print the routing as one JSON document.")
+@click.pass_context
+def ladder(
+    ctx: click.Context,
+    fleet: Path,
+    builder: str,
+    tokens: int | None,
+    envelope: Path | None,
+    strict: bool,
+    solo: bool,
+    as_json: bool,
+) -> None:
+    """Show, per lens, the seated rung and family, the fused verifier and every skipped rung.
+
+    Exit 0 when every lens is seated, 3 when any lens holds, 2 on bad input.
+    """
+    from tribunal.atomic import dump_json
+    from tribunal.core.builder import resolve_builder
+    from tribunal.core.fleet import load_fleet
+    from tribunal.core.floor import floor_warnings
+    from tribunal.core.prompt_size import tokens_from_envelope
+    from tribunal.core.routing import route
+    from tribunal.core.routing_table import render_table
+    from tribunal.paths import display_path, find_root
+
+    if tokens is not None and envelope is not None:
+        raise click.UsageError("give --tokens or --envelope, not both")
+    root = find_root()
+    loaded = load_fleet(fleet, display_path(fleet, root))
+    who = resolve_builder(loaded, builder)
+    if envelope is not None:
+        tokens = tokens_from_envelope(envelope, display_path(envelope / "manifest.json", root))
+    warnings = floor_warnings(loaded, strict=strict)
+    routing = route(loaded, who, env=os.environ, tokens=tokens, solo=solo, warnings=warnings)
+    for warning in warnings:
+        click.echo(f"tribunal: warning: {loaded.label}: {warning}", err=True)
+    click.echo(dump_json(routing.to_dict()) if as_json else render_table(routing), nl=False)
+    ctx.exit(ExitCode.OK if routing.all_seated else ExitCode.NO_VERDICT)

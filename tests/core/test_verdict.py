@@ -214,3 +214,41 @@ def test_pass_with_only_unverified_citations_is_low_information() -> None:
 def test_a_refuse_is_never_low_information() -> None:
     obj = {"verdict": "refuse", "lens": "defect", "findings": ["[minor] x"]}
     assert parse_verdict(reply(obj), lens="defect").low_information is False
+
+
+def test_a_verdict_longer_than_the_read_window_is_read_whole() -> None:
+    findings = [
+        {"severity": "minor", "claim": "c" * 300, "evidence": 'q"{x}\\u00fc'} for _ in range(200)
+    ]
+    text = "prose {x} " + reply({"verdict": "refuse", "lens": "defect", "findings": findings})
+    verdict = parse_verdict(text, lens="defect")
+    assert len(verdict.findings) == 200 and verdict.findings[-1].evidence == 'q"{x}\\u00fc'
+
+
+@pytest.mark.parametrize("pad", range(900, 980))
+def test_window_edges_inside_literals_numbers_strings_and_escapes(pad: int) -> None:
+    # Whatever token the first read window ends in, the verdict is still read whole.
+    tail = ', "x": [true, false, null, -1.5e+10, "\\u00fc\\n", 12345678]}'
+    text = '{"verdict": "pass", "lens": "defect", "pad": "' + "p" * pad + '"' + tail
+    assert parse_verdict(text, lens="defect").verdict is SeatVerdict.PASS
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "{" * MAX_REPLY_BYTES,
+        '{"a":' * (MAX_REPLY_BYTES // 5),
+        '{"' * (MAX_REPLY_BYTES // 2),
+        ('{"a": [' + "1," * 2000) * 100,
+    ],
+    ids=["braces", "nesting", "open-keys", "open-arrays"],
+)
+def test_replies_built_to_be_slow_to_read_are_malformed(text: str) -> None:
+    # S-1: bounded work — these read in well under a second, not in minutes.
+    with pytest.raises(MalformedVerdict):
+        parse_verdict(text, lens="defect")
+
+
+def test_a_verdict_after_many_small_objects_is_still_found() -> None:
+    text = '{"x": 1} ' * 100_000 + reply(PASS)
+    assert parse_verdict(text, lens="defect").verdict is SeatVerdict.PASS

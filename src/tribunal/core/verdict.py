@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -33,6 +33,11 @@ _STRING_FINDING = re.compile(
     re.S,
 )
 _SERIOUS = (Severity.BLOCKER, Severity.MAJOR)
+# V-2: where a verdict object can start — an object whose first key is a string.
+_OBJECT_START = re.compile(r'\{\s*"')
+_WINDOW = 1024
+_ATTEMPT_TOLL = 64
+_WORK_BUDGET = 16 * MAX_REPLY_BYTES
 
 
 class VerdictError(TribunalError):
@@ -163,27 +168,58 @@ def parse_verdict(text: str, *, lens: str, secrets: Iterable[str] = ()) -> Verdi
     return _normalise(_build(found, malformed))
 
 
-def _last_verdict_object(text: str, malformed: Any) -> dict[str, Any]:
-    """V-2: the last top-level JSON object in `text` that carries `verdict`."""
+def _last_verdict_object(text: str, malformed: Callable[[str], MalformedVerdict]) -> dict[str, Any]:
+    """V-2: the last top-level JSON object in `text` that carries `verdict`.
+
+    Every `{"` is a possible start (prose braces simply fail to decode). Each attempt decodes a
+    window that grows only while the object may run past it, and all attempts share one work
+    budget, so a 1 MiB reply built to be slow to read is malformed in bounded time, never a hang.
+    """
     decoder = json.JSONDecoder(object_pairs_hook=_no_duplicates)
+    budget = _WORK_BUDGET
     last: dict[str, Any] | None = None
     position = 0
-    while (start := text.find("{", position)) != -1:
-        try:
-            value, end = decoder.raw_decode(text, start)
-        except (ValueError, RecursionError):
-            # Not JSON from here (prose, a brace in a sentence): look at the next brace.
-            position = start + 1
+    for match in _OBJECT_START.finditer(text):
+        start = match.start()
+        if start < position:
+            continue  # inside an object already read: nested objects are not verdicts of their own
+        window = _WINDOW
+        value = None
+        while True:
+            chunk = text[start : start + window]
+            retry = False
+            # Charge what the decoder read (plus a toll per attempt), not the window's size.
+            try:
+                value, end = decoder.raw_decode(chunk)
+                spent = end
+            except json.JSONDecodeError as error:
+                retry = start + len(chunk) < len(text) and _cut_short(error, len(chunk))
+                unterminated = error.msg.startswith("Unterminated string")
+                spent = len(chunk) if retry or unterminated else error.pos + 1
+            except RecursionError:
+                spent = len(chunk)
+            except _DuplicateKey as exc:
+                raise malformed(f"duplicate key {_short(exc.key)} in a JSON object") from None
+            budget -= spent + _ATTEMPT_TOLL
+            if budget < 0:
+                raise malformed("reply too tangled to read a verdict from")
+            if not retry:
+                break
+            window *= 4
+        if value is None:
             continue
-        except _DuplicateKey as exc:
-            raise malformed(f"duplicate key {_short(exc.key)} in a JSON object") from None
-        # Skip the object's inside: nested objects are part of it, not verdicts of their own.
-        position = end
+        position = start + end
         if isinstance(value, dict) and "verdict" in value:
             last = value
     if last is None:
         raise malformed('no JSON object carrying "verdict" in the reply')
     return last
+
+
+def _cut_short(error: json.JSONDecodeError, length: int) -> bool:
+    """True when decoding may have failed only because the window ended (a string, literal,
+    number or escape cut at its edge), so a wider window could still succeed."""
+    return error.msg.startswith("Unterminated string") or error.pos >= length - 16
 
 
 def _build(found: dict[str, Any], malformed: Any) -> Verdict:

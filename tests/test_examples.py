@@ -1,0 +1,56 @@
+"""The shipped example fleets load, route as the README says, and the README shows them as they
+are (L-1, L-2)."""
+
+from __future__ import annotations
+
+import re
+
+from tests.conftest import REPO
+from tribunal.core.builder import resolve_builder
+from tribunal.core.fleet import load_fleet
+from tribunal.core.floor import floor_warnings
+from tribunal.core.routing import route
+from tribunal.core.verdict import parse_verdict
+from tribunal.documents import load_yaml
+from tribunal.enums import RouteStatus, SeatVerdict
+
+EXAMPLES = REPO / "examples" / "fleet"
+
+
+def test_readme_shows_the_provider_fleet_verbatim() -> None:
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    blocks = re.findall(r"^```yaml\n(.*?)^```", readme, re.M | re.S)
+    assert (EXAMPLES / "providers.yaml").read_text(encoding="utf-8") in blocks
+
+
+def test_example_fleets_keep_the_floor() -> None:
+    for name in ("providers.yaml", "replay.yaml"):
+        assert floor_warnings(load_fleet(EXAMPLES / name), strict=True) == ()
+
+
+def test_replay_fleet_seats_every_lens_offline_for_any_of_its_families() -> None:
+    fleet = load_fleet(EXAMPLES / "replay.yaml")
+    for family in fleet.families:
+        routing = route(fleet, resolve_builder(fleet, family), env={}, tokens=100_000)
+        assert routing.all_seated, family
+        assert all(
+            candidate.rung.family != family
+            for lens in routing.lenses
+            for candidate in lens.candidates
+        )
+
+
+def test_replay_answers_hold_a_verdict_for_every_lens() -> None:
+    fleet = load_fleet(EXAMPLES / "replay.yaml")
+    answers = load_yaml(EXAMPLES / "replay" / "answers.yaml").data
+    assert sorted(answers) == sorted(lens.id for lens in fleet.lenses)
+    for lens, text in answers.items():
+        assert parse_verdict(text, lens=lens).verdict is SeatVerdict.PASS
+
+
+def test_provider_fleet_without_keys_holds_the_fused_tier() -> None:
+    fleet = load_fleet(EXAMPLES / "providers.yaml")
+    routing = route(fleet, resolve_builder(fleet, "openai"), env={})
+    status = {lens.lens.id: lens.status for lens in routing.lenses}
+    assert status["boundary_condition"] is RouteStatus.UNVERIFIED
+    assert status["defect"] is RouteStatus.SEATED

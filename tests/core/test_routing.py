@@ -7,7 +7,8 @@ from pathlib import Path
 from tests.core.fleets import ALL_KEYS, SPEC_FLEET, fleet_from
 from tribunal.core.builder import resolve_builder
 from tribunal.core.fleet import Fleet
-from tribunal.core.routing import WEAKENED_GATE, Routing, route
+from tribunal.core.lenses import Lens
+from tribunal.core.routing import WEAKENED_GATE, Routing, route, route_lens
 from tribunal.documents import first_schema_error
 from tribunal.enums import ReasonCode, RouteStatus
 
@@ -209,3 +210,11 @@ def test_skips_become_rejected_rungs_for_the_seat_record(tmp_path: Path) -> None
             "detail": "family 'qwen' is the builder's",
         }
     ]
+
+
+def test_a_role_routes_on_a_tier_like_a_lens(tmp_path: Path) -> None:
+    fleet = fleet_from(tmp_path, SPEC_FLEET)
+    role = Lens("safety", "operator_safety", "Is it safe to land?")
+    lens = route_lens(fleet, role, resolve_builder(fleet, "anthropic"), env=ALL_KEYS)
+    assert [c.rung.id for c in lens.candidates] == ["harness-c", "local-coder"]
+    assert lens.skipped[0].rung.id == "anthropic/claude-y"

@@ -238,15 +238,29 @@ def route(
     `tokens` is the prompt estimate (None: capacity not checked); `env` is where key variables
     are looked up. Returns the `Routing`; raises nothing.
     """
-    routes = []
-    for lens in fleet.lenses:
-        tier = fleet.tiers[lens.tier]
-        primary = _route_ladder(fleet, tier.ladder, builder, env, tokens, solo)
-        verifier = None
-        if tier.verifier is not None:
-            verifier = _route_ladder(fleet, tier.verifier, builder, env, tokens, solo)
-        routes.append(LensRoute(lens, tier, primary, verifier, builder, solo))
-    return Routing(fleet, builder, tokens, solo, tuple(routes), warnings)
+    routes = tuple(
+        route_lens(fleet, lens, builder, env=env, tokens=tokens, solo=solo) for lens in fleet.lenses
+    )
+    return Routing(fleet, builder, tokens, solo, routes, warnings)
+
+
+def route_lens(
+    fleet: Fleet,
+    lens: Lens,
+    builder: Builder,
+    *,
+    env: Mapping[str, str],
+    tokens: int | None = None,
+    solo: bool = False,
+) -> LensRoute:
+    """Route one lens — or a role seated on a tier (L-11 `--role`: `Lens(role, tier, ...)`) —
+    on `lens.tier` of `fleet`, which must exist. Returns the `LensRoute`; raises nothing."""
+    tier = fleet.tiers[lens.tier]
+    primary = _route_ladder(fleet, tier.ladder, builder, env, tokens, solo)
+    verifier = None
+    if tier.verifier is not None:
+        verifier = _route_ladder(fleet, tier.verifier, builder, env, tokens, solo)
+    return LensRoute(lens, tier, primary, verifier, builder, solo)
 
 
 def _route_ladder(

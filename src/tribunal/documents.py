@@ -235,3 +235,29 @@ def _schema_message(error: Any) -> str:
     if error.validator == "required":
         return str(error.message).replace(" is a required property", " is required")
     return str(error.message)
+
+
+def schema_errors(data: Any, schema_name: str) -> list[tuple[str, FieldPath]]:
+    """Every violation of `schema_name` by `data` as (message, field path), one per offending
+    field: unknown and missing fields one by one, otherwise the best match per top-level field.
+    Used where a checker reports all problems of a document, not only the first (R-6)."""
+    from jsonschema.exceptions import best_match
+
+    from tribunal.schemas import validator_for
+
+    found: list[tuple[str, FieldPath]] = []
+    by_field: dict[str | int, list[Any]] = {}
+    for error in validator_for(schema_name).iter_errors(data):
+        path = tuple(error.absolute_path)
+        if path:
+            by_field.setdefault(path[0], []).append(error)
+        elif error.validator == "additionalProperties":
+            known = set(error.schema.get("properties", {}))
+            for key in sorted(str(k) for k in error.instance if k not in known):
+                found.append((f"unknown field {key!r}", (key,)))
+        else:
+            found.append((_schema_message(error), ()))
+    for errors in by_field.values():
+        best = best_match(errors)
+        found.append((_schema_message(best), tuple(best.absolute_path)))
+    return found

@@ -263,3 +263,10 @@ class BuilderMatch(StrEnum):
     RUNG = "rung"  # a rung id
     MODEL = "model"  # a rung's model id
     FAMILY = "family"  # a family some rung declares
+
+
+class PrecedentForm(StrEnum):
+    """R-2: how a precedents.md entry is written."""
+
+    SECTION = "section"  # a `## PREC-NNN` heading followed by a fenced yaml block
+    LIST_ITEM = "list_item"  # the tutorial's `- case_id: "PREC-001"` list item, fenced or bare

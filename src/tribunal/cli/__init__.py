@@ -29,6 +29,7 @@ COMMANDS: dict[str, str] = {
     "readiness": "tribunal.cli.readiness:readiness",
     "matrix": "tribunal.cli.matrix:matrix",
     "ladder": "tribunal.cli.ladder:ladder",
+    "records": "tribunal.cli.records:records",
 }
 
 

@@ -63,7 +63,7 @@ class Precedent:
     line: int  # the heading, or the list item's first line
     id_line: int  # the line holding `case_id:`
     span: tuple[int, int]
-    field_lines: dict[str, int] = field(default_factory=dict, compare=False)
+    field_lines: dict[str, int] = field(default_factory=dict, compare=False)  # dotted paths
 
     @property
     def verdict(self) -> JudgmentVerdict:
@@ -109,8 +109,13 @@ class Precedent:
         return [declared] if isinstance(declared, str) else list(declared)
 
     def line_of(self, name: str) -> int:
-        """The line of field `name`, or the entry's line when it is not known."""
-        return self.field_lines.get(name, self.line)
+        """The line of field `name` (dotted for nested: `evidence_ref.1`), else of its nearest
+        parent, else the entry's line."""
+        while name:
+            if name in self.field_lines:
+                return self.field_lines[name]
+            name = name.rpartition(".")[0]
+        return self.line
 
 
 @dataclass

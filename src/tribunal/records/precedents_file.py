@@ -245,12 +245,14 @@ class _Parser:
         except BadInput as error:
             self._problem(first_index + (error.line or 1), error.message)
             return
-        field_lines = {str(path[-1]): first_index + ln for path, ln in lines.items() if path}
+        skip = 0
         if isinstance(data, list) and len(data) == 1:
-            data = data[0]
-            field_lines = {
-                str(path[1]): first_index + ln for path, ln in lines.items() if len(path) == 2
-            }
+            data, skip = data[0], 1  # the tutorial's one-item list under a heading
+        field_lines = {
+            ".".join(str(part) for part in path[skip:]): first_index + number
+            for path, number in lines.items()
+            if len(path) > skip
+        }
         if not isinstance(data, dict):
             self._problem(line, "an entry is a mapping of case_id, verdict, evidence_ref, ...")
             return

@@ -93,3 +93,22 @@ def _check_pointer(text: str, target: Path, pointer: str) -> None:
             node = node[int(key)]
         else:
             raise BrokenRef(f"{text}: pointer does not resolve at {key!r}")
+
+
+RUN_STAMP = ".tribunal-stamp"  # B-5: a directory holding it is a run dir
+
+
+def evidence_base(document: Path, root: Path) -> Path:
+    """The directory a record's evidence_refs start from (R-6).
+
+    A judgment inside a run dir (a directory holding `.tribunal-stamp`, itself or an ancestor
+    below the root) resolves relative to its own directory; every other record, to the root.
+    """
+    directory = document.resolve().parent
+    root = root.resolve()
+    for candidate in (directory, *directory.parents):
+        if (candidate / RUN_STAMP).is_file():
+            return directory
+        if candidate == root:
+            break
+    return root

@@ -1,0 +1,146 @@
+"""R-6: `tribunal records check` over tracked files, every problem as file:line: message."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from tests.records.repos import JUDGMENT, PRECEDENTS, commit_all, records_repo, write
+from tribunal.cli import cli
+
+
+def run_check(repo: Path, monkeypatch: pytest.MonkeyPatch, *args: str) -> tuple[int, str, str]:
+    monkeypatch.chdir(repo)
+    result = CliRunner().invoke(cli, ["records", "check", *args])
+    return result.exit_code, result.stdout, result.stderr
+
+
+def test_clean_repository_passes(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    repo = records_repo(tmp_path / "r")
+    code, out, _ = run_check(repo, monkeypatch)
+    assert (code, out) == (
+        0,
+        "records check: 1 judgment(s), 1 precedents file(s) (1 precedent(s)): no problems\n",
+    )
+
+
+def test_every_problem_is_reported_with_its_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    repo = records_repo(tmp_path / "r")
+    bad_refs = (
+        JUDGMENT.replace("metrics/m.json#/silent_p0_ratio", "metrics/m.json#/nope")
+        .replace("specs/s.yaml:2", "specs/s.yaml:9")
+        .replace("PREC-001", "PREC-404")
+    )
+    write(repo, "judgments/refs.judgment.md", bad_refs)
+    write(repo, "judgments/escape.judgment.md", JUDGMENT.replace("specs/s.yaml:2", "../x.json"))
+    write(repo, "judgments/abs.judgment.md", JUDGMENT.replace("specs/s.yaml:2", "/etc/hosts"))
+    write(
+        repo, "judgments/judgment.md", "---\nverdict: MAYBE\nreason: clean\nevidence_ref: a\n---\n"
+    )
+    write(repo, "notes/sniffed.md", "---\nverdict: DENY\n---\n")  # a judgment by its front matter
+    write(repo, "docs/precedents.md", PRECEDENTS + PRECEDENTS.replace("# Precedents\n", ""))
+    commit_all(repo, "bad records")
+    code, out, err = run_check(repo, monkeypatch)
+    assert code == 1
+    assert out.splitlines() == [
+        "docs/precedents.md:13: duplicate precedent ID PREC-001 (lines 3, 13); "
+        "run `tribunal precedent renumber PREC-001`",
+        "judgments/abs.judgment.md:6: evidence_ref: /etc/hosts: absolute path; "
+        "evidence_ref must be relative to the repository",
+        "judgments/escape.judgment.md:6: evidence_ref: ../x.json: escapes the repository",
+        "judgments/judgment.md:2: verdict: 'MAYBE' is not one of ['APPROVE', 'DENY', 'DEFERRED']",
+        "judgments/refs.judgment.md:5: evidence_ref: metrics/m.json#/nope: "
+        "pointer does not resolve at 'nope'",
+        "judgments/refs.judgment.md:6: evidence_ref: specs/s.yaml:9: line 9 does not exist "
+        "(2 lines)",
+        "judgments/refs.judgment.md:8: linked_precedents: PREC-404 is in no precedents.md",
+        "notes/sniffed.md:1: 'reason' is required",
+    ]
+    assert err.endswith(": 8 problem(s)\n")
+
+
+def test_malformed_precedents_file_is_a_problem_not_bad_input(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    repo = records_repo(tmp_path / "r")
+    write(repo, "precedents.md", PRECEDENTS.replace("verdict: DENY", "verdict: MAYBE\ncolour: x"))
+    commit_all(repo, "broken")
+    code, out, _ = run_check(repo, monkeypatch)
+    assert code == 1
+    assert out.splitlines() == [
+        # The judgment's link no longer resolves: the entry is not valid.
+        "judgments/2026-01-rate.judgment.md:8: linked_precedents: PREC-001 is in no precedents.md",
+        "precedents.md:7: verdict: 'MAYBE' is not one of ['APPROVE', 'DENY', 'DEFERRED']",
+        "precedents.md:8: unknown field 'colour'",
+    ]
+
+
+def test_only_tracked_files_and_not_ignored(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    repo = records_repo(tmp_path / "r")
+    broken = "---\nverdict: MAYBE\n---\n"
+    write(repo, "ignored/judgment.md", broken)
+    write(repo, "excluded/judgment.md", broken)
+    write(repo, ".tribunalignore", "# fixtures\nignored/\n")
+    commit_all(repo, "more")
+    write(repo, "untracked/judgment.md", broken)  # not tracked: not checked
+    code, out, _ = run_check(repo, monkeypatch, "--exclude", "excluded/**")
+    assert code == 0, out
+    code, out, _ = run_check(repo, monkeypatch)
+    assert code == 1 and out.startswith("excluded/judgment.md:1: 'reason' is required")
+
+
+def test_path_limits_the_walk(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    repo = records_repo(tmp_path / "r")
+    write(repo, "other/judgment.md", "---\nverdict: MAYBE\n---\n")
+    commit_all(repo, "more")
+    code, out, _ = run_check(repo, monkeypatch, "judgments")
+    assert code == 0
+    assert (
+        out == "records check: 1 judgment(s), 0 precedents file(s) (0 precedent(s)): no problems\n"
+    )
+
+
+def test_run_dir_judgment_resolves_from_its_own_dir(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    repo = records_repo(tmp_path / "r")
+    run = repo / "runs" / "r1"
+    write(repo, "runs/r1/.tribunal-stamp", "run\n")
+    write(repo, "runs/r1/verdict_defect.json", '{"verdict": "pass"}\n')
+    judgment = (
+        "---\nverdict: APPROVE\nreason: clean\nevidence_ref: verdict_defect.json#/verdict\n---\n"
+    )
+    write(repo, "runs/r1/judgment.md", judgment)
+    write(repo, "loose/judgment.md", judgment)  # not in a run dir: resolves from the root
+    commit_all(repo, "runs")
+    code, out, _ = run_check(repo, monkeypatch)
+    assert run.is_dir()
+    assert (code, out.splitlines()) == (
+        1,
+        ["loose/judgment.md:4: evidence_ref: verdict_defect.json#/verdict: no such file"],
+    )
+
+
+def test_outside_git_every_file_is_checked(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    plain = tmp_path / "plain"
+    write(plain, "metrics/m.json", '{"silent_p0_ratio": 0.2}\n')
+    write(plain, "specs/s.yaml", "spec_id: x\nthen: y\n")
+    write(plain, "j/judgment.md", JUDGMENT)
+    write(plain, "precedents.md", PRECEDENTS)
+    code, out, _ = run_check(plain, monkeypatch)
+    assert (code, out) == (
+        0,
+        "records check: 1 judgment(s), 1 precedents file(s) (1 precedent(s)): no problems\n",
+    )
+
+
+def test_missing_path_is_a_usage_error(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    repo = records_repo(tmp_path / "r")
+    code, _, err = run_check(repo, monkeypatch, "nowhere")
+    assert code == 2 and "does not exist" in err

@@ -5,16 +5,23 @@ from __future__ import annotations
 import json
 import os
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 
 def write_atomic(
-    path: Path, data: str | bytes, *, mode: int = 0o644, dir_mode: int = 0o755
+    path: Path,
+    data: str | bytes,
+    *,
+    mode: int = 0o644,
+    dir_mode: int = 0o755,
+    midway: Callable[[], None] | None = None,
 ) -> None:
     """Write `data` to `path` atomically, creating parent directories (T-1).
 
-    The file appears whole or not at all, even after a crash or `kill -9`.
+    The file appears whole or not at all, even after a crash or `kill -9`. `midway` (crash
+    tests only) is called when half of the payload is in the temporary file.
     """
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True, mode=dir_mode)
@@ -22,6 +29,11 @@ def write_atomic(
     fd, tmp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
         with os.fdopen(fd, "wb") as handle:
+            if midway is not None:
+                handle.write(payload[: len(payload) // 2])
+                handle.flush()
+                midway()
+                payload = payload[len(payload) // 2 :]
             handle.write(payload)
             handle.flush()
             os.fsync(handle.fileno())

@@ -29,6 +29,8 @@ COMMANDS: dict[str, str] = {
     "readiness": "tribunal.cli.readiness:readiness",
     "matrix": "tribunal.cli.matrix:matrix",
     "ladder": "tribunal.cli.ladder:ladder",
+    "init": "tribunal.cli.init:init",
+    "precedent": "tribunal.cli.precedent:precedent",
     "records": "tribunal.cli.records:records",
 }
 
@@ -51,6 +53,20 @@ class TribunalGroup(click.Group):
                 raise TypeError(f"{self.lazy[cmd_name]} is not a click command")
             return command
         return super().get_command(ctx, cmd_name)
+
+    def make_context(
+        self,
+        info_name: str | None,
+        args: list[str],
+        parent: click.Context | None = None,
+        **extra: Any,
+    ) -> click.Context:
+        if parent is None and "default_map" not in extra:
+            # C-9: project settings, then TRIBUNAL_* variables, become click defaults; flags win.
+            from tribunal.config import SettingDefaults
+
+            extra["default_map"] = SettingDefaults(self)
+        return super().make_context(info_name, args, parent, **extra)
 
     def invoke(self, ctx: click.Context) -> Any:
         try:

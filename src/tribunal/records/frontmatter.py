@@ -76,6 +76,12 @@ def read_judgment(path: Path, label: str | None = None) -> JudgmentFile:
 
 def render_front_matter(fields: dict[str, Any]) -> str:
     """`---\\n<YAML>---\\n` for `fields`, in their order, dumped by ruamel.yaml (T-6)."""
+    return f"{FENCE}\n{dump_mapping(fields)}{FENCE}\n"
+
+
+def dump_mapping(fields: dict[str, Any]) -> str:
+    """`fields` as block YAML in their order, dumped by ruamel.yaml (never a template): the one
+    YAML writer of records (judgment front matter, precedents.md entries)."""
     from ruamel.yaml import YAML
 
     yaml = YAML(typ="safe", pure=True)
@@ -85,7 +91,7 @@ def render_front_matter(fields: dict[str, Any]) -> str:
     yaml.allow_unicode = True
     buffer = io.StringIO()
     yaml.dump(fields, buffer)
-    return f"{FENCE}\n{buffer.getvalue()}{FENCE}\n"
+    return buffer.getvalue()
 
 
 def render_judgment(fields: dict[str, Any], body: str) -> str:

@@ -1,0 +1,133 @@
+"""`tribunal precedent`: add, renumber and merge precedents.md entries (R-3, C-9)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, TypeVar
+
+import click
+
+from tribunal.enums import ExitCode
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+FILE_HELP = (
+    "The precedents file (default: the `precedents` setting, else precedents.md at the root)."
+)
+
+
+def _file_option(function: F) -> F:
+    return click.option(
+        "--file", "file", type=click.Path(dir_okay=False, path_type=Path), help=FILE_HELP
+    )(function)
+
+
+def _precedents_file(file: Path | None) -> tuple[Path, Path]:
+    """(root, precedents file) for a command (C-8, C-9)."""
+    from tribunal.paths import find_root
+
+    root = find_root()
+    return root, (file if file is not None else root / "precedents.md")
+
+
+@click.group()
+def precedent() -> None:
+    """Recurring disputes kept in precedents.md."""
+
+
+@precedent.command()
+@click.option(
+    "--from-judgment",
+    "judgment",
+    required=True,
+    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    help="The judgment.md whose verdict and evidence_ref the precedent takes.",
+)
+@click.option("--applies-to", required=True, help="Where the precedent applies (prose).")
+@click.option("--next-check", required=True, help="When to re-examine it (prose).")
+@click.option(
+    "--next-check-when",
+    metavar="EXPR",
+    help="An expression over a later dispute's fields; next_check becomes {when, text}.",
+)
+@click.option("--domain", "domains", multiple=True, help="Scope: a domain (repeatable).")
+@click.option("--tier", "tiers", multiple=True, help="Scope: a tier (repeatable).")
+@click.option("--mode", "modes", multiple=True, help="Scope: a mode (repeatable).")
+@click.option("--supersedes", metavar="ID", help="The precedent this one retires.")
+@_file_option
+def add(
+    judgment: Path,
+    applies_to: str,
+    next_check: str,
+    next_check_when: str | None,
+    domains: tuple[str, ...],
+    tiers: tuple[str, ...],
+    modes: tuple[str, ...],
+    supersedes: str | None,
+    file: Path | None,
+) -> None:
+    """Append the next precedent (highest ID + 1) from a judgment and print its ID.
+
+    Existing bytes of the file never change; concurrent adds get distinct IDs.
+    """
+    from tribunal.records.store import NewPrecedent, add_precedent
+
+    root, target = _precedents_file(file)
+    new = NewPrecedent(
+        applies_to=applies_to,
+        next_check=next_check,
+        next_check_when=next_check_when,
+        scope={"domains": domains, "tiers": tiers, "modes": modes},
+        supersedes=supersedes,
+    )
+    click.echo(add_precedent(target, root, judgment, new))
+
+
+@precedent.command()
+@click.argument("case_id", metavar="PREC-NNN")
+@_file_option
+def renumber(case_id: str, file: Path | None) -> None:
+    """Give the later copy of a duplicated ID (after a merge) the next ID.
+
+    Rewrites only that entry's heading and case_id, and lists the judgments citing the ID
+    (they are not rewritten: check them).
+    """
+    from tribunal.records.renumber import renumber_precedent
+
+    root, target = _precedents_file(file)
+    report = renumber_precedent(target, root, case_id)
+    for change in report.renumbered:
+        origin = f"added by commit {change.commit[:12]}" if change.commit else "not committed"
+        click.echo(
+            f"renumbered {change.old_id} -> {change.new_id} at {report.file}:{change.line} "
+            f"({origin}); rewrote its heading and case_id only"
+        )
+    click.echo(f"kept {case_id} at {report.file}:{report.kept_line}")
+    if report.citing:
+        click.echo(f"judgments citing {case_id} (not rewritten; check which entry they mean):")
+        for path in report.citing:
+            click.echo(f"  {path}")
+    else:
+        click.echo(f"no judgment cites {case_id}")
+
+
+@precedent.command("merge-file")
+@click.argument("base", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.argument("ours", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.argument("theirs", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.pass_context
+def merge_file(ctx: click.Context, base: Path, ours: Path, theirs: Path) -> None:
+    """Git merge driver for precedents.md: git calls it as `%O %A %B`.
+
+    Keeps every section either side appended, whole, ours first, writing the result to OURS.
+    Any other edit is a conflict: markers are left in OURS and the exit is 1.
+    """
+    from tribunal.atomic import write_atomic
+    from tribunal.records.merge import merge_precedents
+
+    outcome = merge_precedents(base.read_bytes(), ours.read_bytes(), theirs.read_bytes())
+    write_atomic(ours, outcome.data, mode=ours.stat().st_mode & 0o777)
+    if not outcome.clean:
+        click.echo(f"tribunal: precedents.md conflict: {outcome.reason}", err=True)
+        ctx.exit(ExitCode.NEGATIVE)

@@ -131,3 +131,46 @@ def merge_file(ctx: click.Context, base: Path, ours: Path, theirs: Path) -> None
     if not outcome.clean:
         click.echo(f"tribunal: precedents.md conflict: {outcome.reason}", err=True)
         ctx.exit(ExitCode.NEGATIVE)
+
+
+@precedent.command()
+@click.argument("query")
+@click.option("--domain", "domains", multiple=True, help="Only entries scoped to this domain.")
+@click.option("--tier", "tiers", multiple=True, help="Only entries scoped to this tier.")
+@click.option("--mode", "modes", multiple=True, help="Only entries scoped to this mode.")
+@click.option(
+    "--limit", type=click.IntRange(min=1), default=20, show_default=True, help="At most N."
+)
+@click.option("--all", "include_superseded", is_flag=True, help="Include superseded entries.")
+@_file_option
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON list on stdout.")
+def search(
+    query: str,
+    domains: tuple[str, ...],
+    tiers: tuple[str, ...],
+    modes: tuple[str, ...],
+    limit: int,
+    include_superseded: bool,
+    file: Path | None,
+    as_json: bool,
+) -> None:
+    """Find precedents holding every word of QUERY, best first (higher score is better).
+
+    Scope filters keep entries that declare the scope and list the value (or `all`).
+    Chinese and Japanese text is found by one- and two-character queries too.
+    """
+    from tribunal.records.search import SearchFilters, search_precedents
+
+    root, target = _precedents_file(file)
+    filters = SearchFilters(domains, tiers, modes, include_superseded)
+    hits = search_precedents(target, root, query, filters=filters, limit=limit)
+    if as_json:
+        from tribunal.atomic import dump_json
+
+        click.echo(dump_json([hit.to_json() for hit in hits]), nl=False)
+        return
+    if not hits:
+        click.echo(f"no precedent matches {query!r}", err=True)
+    for hit in hits:
+        text = hit.applies_to if isinstance(hit.applies_to, str) else hit.applies_to.get("text", "")
+        click.echo(f"{hit.case_id}  {hit.verdict:<8}  {hit.score:.4g}  {text}")

@@ -1,0 +1,266 @@
+"""The precedent search index (R-5): SQLite FTS5 under `.tribunal/`, never the source of truth.
+
+precedents.md is the only source of truth; the index is a cache rebuilt from it:
+- freshness: the file's size, mtime and inode are compared with those recorded at build time;
+  only when they differ is the content hash compared (equal hash: the record is refreshed, no
+  rebuild);
+- never trusted: the index file's own size, mtime and inode are stamped beside it after every
+  build; an index that does not match its stamp, cannot be opened, or fails a query is rebuilt;
+- atomic: a build writes a temporary database and renames it into place, under a lock.
+
+CJK text (R-4): runs of Han, kana and Hangul are indexed as overlapping bigrams in the text
+column and as single characters in a `chars` column, so a two-character query (one bigram
+token) and a one-character query (a `chars` token) both find entries containing them, while
+other text keeps whole-word tokens (unicode61, porter stemming).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+from contextlib import closing
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from tribunal.atomic import write_atomic
+from tribunal.errors import BadInput
+from tribunal.paths import display_path
+from tribunal.records.precedent import SCOPE_KEYS, Precedent
+from tribunal.records.precedents_file import parse_precedents
+
+INDEX_VERSION = "1"
+TOKENIZER = "porter unicode61 remove_diacritics 2"
+CJK_RUN = re.compile(
+    "[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff\U00020000-\U0002ebef]+"
+)
+
+
+@dataclass(frozen=True)
+class IndexPaths:
+    """Where the index of one precedents file lives."""
+
+    database: Path
+    stamp: Path
+    lock: Path
+
+
+def index_paths(source: Path, root: Path) -> IndexPaths:
+    """The index files of `source` under `root/.tribunal/` (one index per precedents file)."""
+    key = hashlib.sha256(str(source.resolve()).encode("utf-8")).hexdigest()[:16]
+    base = root / ".tribunal" / "index" / f"precedents-{key}"
+    return IndexPaths(
+        database=base.with_suffix(".sqlite"),
+        stamp=base.with_suffix(".stamp"),
+        lock=base.with_suffix(".lock"),
+    )
+
+
+def cjk_text(text: str) -> tuple[str, str]:
+    """(text with each CJK run replaced by its bigrams, the run's characters) — see module doc."""
+    chars: list[str] = []
+
+    def bigrams(match: re.Match[str]) -> str:
+        run = match.group(0)
+        chars.extend(run)
+        if len(run) == 1:
+            return f" {run} "
+        return " " + " ".join(run[i : i + 2] for i in range(len(run) - 1)) + " "
+
+    return CJK_RUN.sub(bigrams, text), " ".join(chars)
+
+
+def open_index(source: Path, root: Path) -> Any:
+    """A read-only sqlite3 connection to a fresh, trusted index of `source` (built if needed).
+
+    Raises BadInput when `source` is missing or does not parse.
+    """
+    import sqlite3
+
+    paths = index_paths(source, root)
+    label = display_path(source, root)
+    try:
+        stat = source.stat()
+    except FileNotFoundError:
+        raise BadInput("file not found", source=label) from None
+    connection = _open_trusted(paths)
+    if connection is not None:
+        try:
+            fresh = _fresh(connection, source, stat)
+        except sqlite3.DatabaseError:
+            fresh = False
+        if fresh is True:
+            return connection
+        connection.close()
+        if fresh is not False:
+            _record_stat(paths, fresh)
+            connection = _open_trusted(paths)
+            if connection is not None:
+                return connection
+    rebuild(source, root)
+    connection = _open_trusted(paths)
+    if connection is None:  # pragma: no cover - a build we just stamped
+        raise BadInput("the precedent index could not be built", source=label)
+    return connection
+
+
+def rebuild(source: Path, root: Path) -> None:
+    """Build the index of `source` from scratch and swap it in atomically (R-5)."""
+    import sqlite3
+
+    from filelock import FileLock
+
+    paths = index_paths(source, root)
+    paths.database.parent.mkdir(parents=True, exist_ok=True)
+    label = display_path(source, root)
+    with FileLock(str(paths.lock)):
+        with source.open("rb") as handle:
+            raw = handle.read()
+            stat = os.fstat(handle.fileno())  # the stat of exactly the bytes read
+        try:
+            text = raw.decode("utf-8")
+        except UnicodeDecodeError as error:
+            raise BadInput(f"not UTF-8 text (byte {error.start})", source=label) from None
+        parsed = parse_precedents(text, label, strict=False)
+        parsed.require_clean()
+        temporary = paths.database.with_suffix(f".{os.getpid()}.tmp")
+        temporary.unlink(missing_ok=True)
+        try:
+            with closing(sqlite3.connect(temporary)) as connection:
+                _create(connection)
+                superseded = parsed.superseded_ids()
+                connection.executemany(
+                    "INSERT INTO entry VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    (_row(n, e, superseded) for n, e in enumerate(parsed.entries, 1)),
+                )
+                connection.executemany(
+                    "INSERT INTO entry_text(rowid, body, chars) VALUES (?, ?, ?)",
+                    ((n, *cjk_text(_body(e))) for n, e in enumerate(parsed.entries, 1)),
+                )
+                meta = _source_meta(stat, hashlib.sha256(raw).hexdigest())
+                connection.executemany("INSERT INTO meta VALUES (?, ?)", meta.items())
+                connection.commit()
+            os.replace(temporary, paths.database)
+        except BaseException:
+            temporary.unlink(missing_ok=True)
+            raise
+        _write_stamp(paths)
+
+
+def _create(connection: Any) -> None:
+    connection.executescript(
+        f"""
+        CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
+        CREATE TABLE entry(
+            id INTEGER PRIMARY KEY, case_id TEXT NOT NULL, number INTEGER NOT NULL,
+            verdict TEXT NOT NULL, superseded INTEGER NOT NULL,
+            domains TEXT, tiers TEXT, modes TEXT, output TEXT NOT NULL);
+        CREATE VIRTUAL TABLE entry_text USING fts5(body, chars, tokenize='{TOKENIZER}');
+        """
+    )
+
+
+def _row(rowid: int, entry: Precedent, superseded: set[str]) -> tuple[Any, ...]:
+    scopes = [entry.scope(key) for key in SCOPE_KEYS]
+    output = {
+        "case_id": entry.case_id,
+        "verdict": entry.fields["verdict"],
+        "applies_to": entry.fields["applies_to"],
+        "next_check": entry.fields["next_check"],
+        "evidence_ref": entry.fields["evidence_ref"],
+    }
+    return (
+        rowid,
+        entry.case_id,
+        entry.number,
+        entry.fields["verdict"],
+        int(entry.case_id in superseded),
+        *(None if scope is None else json.dumps(scope) for scope in scopes),
+        json.dumps(output, ensure_ascii=False),
+    )
+
+
+def _body(entry: Precedent) -> str:
+    """The searchable text of an entry: ID, verdict, scope, applies_to, next_check, refs."""
+    parts = [entry.case_id, entry.fields["verdict"], entry.applies_to_text]
+    for key in SCOPE_KEYS:
+        parts.extend(entry.scope(key) or [])
+    parts.append(entry.next_check_text)
+    parts.extend(filter(None, [entry.next_check_when]))
+    parts.extend(entry.evidence_refs)
+    return "\n".join(parts)
+
+
+def _source_meta(stat: os.stat_result, digest: str) -> dict[str, str]:
+    return {
+        "version": INDEX_VERSION,
+        "size": str(stat.st_size),
+        "mtime_ns": str(stat.st_mtime_ns),
+        "inode": str(stat.st_ino),
+        "sha256": digest,
+    }
+
+
+def _fresh(connection: Any, source: Path, stat: os.stat_result) -> os.stat_result | bool:
+    """True when the index describes `source` by stat; when only the stat differs, the hash
+    decides: the source's new stat when the bytes are the same (record it), else False."""
+    meta = dict(connection.execute("SELECT key, value FROM meta").fetchall())
+    if meta.get("version") != INDEX_VERSION:
+        return False
+    recorded = (meta.get("size"), meta.get("mtime_ns"), meta.get("inode"))
+    if recorded == (str(stat.st_size), str(stat.st_mtime_ns), str(stat.st_ino)):
+        return True
+    with source.open("rb") as handle:
+        raw = handle.read()
+        now = os.fstat(handle.fileno())
+    if hashlib.sha256(raw).hexdigest() != meta.get("sha256"):
+        return False
+    return now  # same bytes (a touch, a copy): no rebuild
+
+
+def _record_stat(paths: IndexPaths, stat: os.stat_result) -> None:
+    """Record a new stat of unchanged source bytes in the index, and stamp it again."""
+    import sqlite3
+
+    from filelock import FileLock
+
+    with FileLock(str(paths.lock)), closing(sqlite3.connect(paths.database)) as connection:
+        meta = _source_meta(stat, "")
+        del meta["sha256"], meta["version"]
+        connection.executemany(
+            "UPDATE meta SET value = ? WHERE key = ?", [(v, k) for k, v in meta.items()]
+        )
+        connection.commit()
+        _write_stamp(paths)
+
+
+def _open_trusted(paths: IndexPaths) -> Any:
+    """A read-only connection when the index exists, matches its stamp and reads; else None."""
+    import sqlite3
+
+    if not paths.database.is_file() or not paths.stamp.is_file():
+        return None
+    try:
+        stamp = json.loads(paths.stamp.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    if stamp != _stat_of(paths.database):
+        return None  # changed since we built it: never trusted
+    try:
+        connection = sqlite3.connect(f"{paths.database.as_uri()}?mode=ro", uri=True)
+        connection.execute("SELECT count(*) FROM entry").fetchone()
+        connection.execute("SELECT count(*) FROM meta").fetchone()
+    except sqlite3.DatabaseError:
+        return None
+    return connection
+
+
+def _stat_of(path: Path) -> dict[str, int]:
+    stat = path.stat()
+    return {"size": stat.st_size, "mtime_ns": stat.st_mtime_ns, "inode": stat.st_ino}
+
+
+def _write_stamp(paths: IndexPaths) -> None:
+    write_atomic(paths.stamp, json.dumps(_stat_of(paths.database)) + "\n")

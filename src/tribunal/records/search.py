@@ -1,0 +1,140 @@
+"""`tribunal precedent search` (R-4): plain words, all required, best first.
+
+Each word of the query must occur in an entry (FTS5 AND). A word is matched as a phrase of the
+tokens it contains (`rate-limit` -> "rate limit"; a CJK word -> its bigrams); a single CJK
+character is matched against the characters column. `score` is -bm25: higher is better. Ties
+go to the higher ID (the later precedent), so the order is deterministic.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from tribunal.errors import BadInput
+from tribunal.records.index import CJK_RUN, cjk_text, open_index, rebuild
+from tribunal.records.precedent import ALL_SCOPE
+
+_WORD_CHAR = re.compile(r"\w")
+
+
+@dataclass(frozen=True)
+class SearchFilters:
+    """Scope filters: an entry must declare the key and list the value (or `all`)."""
+
+    domains: tuple[str, ...] = ()
+    tiers: tuple[str, ...] = ()
+    modes: tuple[str, ...] = ()
+    include_superseded: bool = False
+
+
+@dataclass(frozen=True)
+class SearchHit:
+    """One result, in the shape `--json` prints (R-4)."""
+
+    case_id: str
+    verdict: str
+    score: float
+    applies_to: Any
+    next_check: Any
+    evidence_ref: Any
+    extra: dict[str, Any] = field(default_factory=dict, compare=False)
+
+    def to_json(self) -> dict[str, Any]:
+        """`{case_id, verdict, score, applies_to, next_check, evidence_ref}`."""
+        return {
+            "case_id": self.case_id,
+            "verdict": self.verdict,
+            "score": self.score,
+            "applies_to": self.applies_to,
+            "next_check": self.next_check,
+            "evidence_ref": self.evidence_ref,
+        }
+
+
+def match_expression(query: str) -> str:
+    """The FTS5 expression for a plain-words query; BadInput when it holds no word."""
+    terms = []
+    for word in query.split():
+        if not _WORD_CHAR.search(word):
+            continue  # punctuation alone: nothing to look for
+        if CJK_RUN.fullmatch(word) and len(word) == 1:
+            terms.append(f'chars : "{word}"')
+            continue
+        text, _ = cjk_text(word)
+        terms.append('body : "' + " ".join(text.split()).replace('"', '""') + '"')
+    if not terms:
+        raise BadInput(f"the query {query!r} holds no word to search for", field="QUERY")
+    return " AND ".join(terms)
+
+
+def search_precedents(
+    source: Path,
+    root: Path,
+    query: str,
+    *,
+    filters: SearchFilters | None = None,
+    limit: int | None = 20,
+) -> list[SearchHit]:
+    """Entries of `source` matching every word of `query`, best first (R-4).
+
+    Raises BadInput for an empty query or a precedents file that is missing or does not parse.
+    """
+    import sqlite3
+
+    expression = match_expression(query)
+    sql, parameters = _sql(expression, filters or SearchFilters(), limit)
+    rows: list[tuple[str, float]] = []
+    for attempt in (1, 2):
+        connection = open_index(source, root)
+        try:
+            rows = connection.execute(sql, parameters).fetchall()
+            break
+        except sqlite3.DatabaseError:
+            if attempt == 2:
+                raise
+            rebuild(source, root)  # R-5: a corrupt index is rebuilt, never trusted
+        finally:
+            connection.close()
+    return [_hit(row) for row in rows]
+
+
+def _sql(expression: str, filters: SearchFilters, limit: int | None) -> tuple[str, list[Any]]:
+    where = ["entry_text MATCH ?"]
+    parameters: list[Any] = [expression]
+    if not filters.include_superseded:
+        where.append("entry.superseded = 0")
+    for column, values in (
+        ("domains", filters.domains),
+        ("tiers", filters.tiers),
+        ("modes", filters.modes),
+    ):
+        for value in values:
+            where.append(f"EXISTS (SELECT 1 FROM json_each(entry.{column}) WHERE value IN (?, ?))")
+            parameters.extend([value, ALL_SCOPE])
+    sql = (
+        "SELECT entry.output, -bm25(entry_text) AS score FROM entry_text "
+        "JOIN entry ON entry.id = entry_text.rowid "
+        f"WHERE {' AND '.join(where)} "
+        "ORDER BY score DESC, entry.number DESC, entry.id DESC"
+    )
+    if limit is not None:
+        sql += " LIMIT ?"
+        parameters.append(limit)
+    return sql, parameters
+
+
+def _hit(row: tuple[str, float]) -> SearchHit:
+    output = json.loads(row[0])
+    score = float(row[1])
+    return SearchHit(
+        case_id=output["case_id"],
+        verdict=output["verdict"],
+        score=score,
+        applies_to=output["applies_to"],
+        next_check=output["next_check"],
+        evidence_ref=output["evidence_ref"],
+    )

@@ -1,0 +1,184 @@
+"""R-4, R-5: precedent search over an FTS5 index that is rebuilt when stale or corrupt."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from tribunal.cli import cli
+from tribunal.errors import BadInput
+from tribunal.records.index import index_paths
+from tribunal.records.search import SearchFilters, search_precedents
+
+ENTRY = """## {id}
+
+```yaml
+case_id: {id}
+verdict: {verdict}
+evidence_ref: tests/{id}.json
+applies_to: {applies_to}
+next_check: "{next_check}"
+{extra}```
+
+"""
+
+ENTRIES = [
+    ("PREC-001", "DENY", '"rate-limit without tenant_id dedup"', "burst above 60", ""),
+    ("PREC-002", "APPROVE", '"rate change in the billing export"', "new exporter", ""),
+    ("PREC-003", "DENY", '"東京 のレート制限は確認が必要"', "再確認", ""),
+    ("PREC-004", "DEFERRED", '"限流策略需要复核, 北京机房"', "负载变化", ""),
+    (
+        "PREC-005",
+        "DENY",
+        "{domains: [billing], modes: [strict], text: limit limit limit on invoices}",
+        "never",
+        "",
+    ),
+    ("PREC-006", "APPROVE", '"audit trace kept"', "manual review floor", "supersedes: PREC-002\n"),
+    ("PREC-007", "DENY", "{domains: [all], text: a limit everywhere}", "x", ""),
+    ("PREC-008", "DENY", '"unrelated: storage quotas"', "disk", ""),
+    ("PREC-009", "DENY", '"unrelated: dns caching"', "ttl", ""),
+]
+
+
+def write_precedents(path: Path, entries: list[tuple[str, str, str, str, str]]) -> Path:
+    text = "# Precedents\n\n" + "".join(
+        ENTRY.format(id=i, verdict=v, applies_to=a, next_check=n, extra=e)
+        for i, v, a, n, e in entries
+    )
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+@pytest.fixture
+def store(tmp_path: Path) -> Path:
+    return write_precedents(tmp_path / "precedents.md", ENTRIES)
+
+
+def ids(store: Path, query: str, **filters: object) -> list[str]:
+    hits = search_precedents(store, store.parent, query, filters=SearchFilters(**filters))  # type: ignore[arg-type]
+    return [hit.case_id for hit in hits]
+
+
+def test_all_words_are_required(store: Path) -> None:
+    assert ids(store, "rate") == ["PREC-001"]
+    assert ids(store, "rate", include_superseded=True) == ["PREC-002", "PREC-001"]
+    assert ids(store, "rate limit") == ["PREC-001"]
+    assert ids(store, "rate limit quotas") == []
+    assert ids(store, "TENANT_ID") == ["PREC-001"]  # case-folded, `_` separates words
+
+
+def test_ranked_best_first_with_higher_is_better_score(store: Path) -> None:
+    hits = search_precedents(store, store.parent, "limit")
+    assert [h.case_id for h in hits] == ["PREC-005", "PREC-007", "PREC-001"]
+    assert hits[0].score > hits[1].score > hits[2].score > 0
+
+
+def test_cjk_short_queries(store: Path) -> None:
+    assert ids(store, "東京") == ["PREC-003"]  # Japanese, two characters
+    assert ids(store, "確認") == ["PREC-003"]
+    assert ids(store, "北京") == ["PREC-004"]  # Chinese, two characters
+    assert ids(store, "复核") == ["PREC-004"]
+    assert ids(store, "京") == ["PREC-004", "PREC-003"]  # one character: both, later first
+    assert ids(store, "レート制限") == ["PREC-003"]
+    assert ids(store, "東北") == []
+
+
+def test_superseded_hidden_unless_all(store: Path) -> None:
+    assert ids(store, "billing") == ["PREC-005"]
+    assert ids(store, "billing", include_superseded=True) == ["PREC-005", "PREC-002"]
+
+
+def test_scope_filters(store: Path) -> None:
+    assert ids(store, "limit", domains=("billing",)) == ["PREC-005", "PREC-007"]
+    assert ids(store, "limit", modes=("strict",)) == ["PREC-005"]
+    assert ids(store, "limit", tiers=("t1",)) == []
+
+
+def test_json_prints_one_list(store: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(store.parent)
+    result = CliRunner().invoke(cli, ["precedent", "search", "invoices", "--json"])
+    assert result.exit_code == 0
+    (hit,) = json.loads(result.stdout)
+    assert list(hit) == ["case_id", "verdict", "score", "applies_to", "next_check", "evidence_ref"]
+    assert hit["applies_to"] == {
+        "domains": ["billing"],
+        "modes": ["strict"],
+        "text": "limit limit limit on invoices",
+    }
+    assert (hit["case_id"], hit["evidence_ref"], hit["next_check"]) == (
+        "PREC-005",
+        "tests/PREC-005.json",
+        "never",
+    )
+    assert hit["score"] > 0
+
+
+def test_plain_output_and_limit(store: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(store.parent)
+    result = CliRunner().invoke(cli, ["precedent", "search", "limit", "--limit", "1"])
+    assert result.exit_code == 0
+    assert result.stdout.startswith("PREC-005  DENY      ")
+    assert result.stdout.endswith("  limit limit limit on invoices\n")
+    assert len(result.stdout.splitlines()) == 1
+
+
+def test_bad_queries_and_files(store: Path, tmp_path: Path) -> None:
+    with pytest.raises(BadInput, match="holds no word"):
+        search_precedents(store, tmp_path, " - ")
+    with pytest.raises(BadInput, match="file not found"):
+        search_precedents(tmp_path / "missing.md", tmp_path, "x")
+    store.write_text(store.read_text().replace("verdict: DENY", "verdict: NO", 1))
+    with pytest.raises(BadInput, match="verdict"):
+        search_precedents(store, tmp_path, "limit")
+
+
+def test_index_lives_under_dot_tribunal(store: Path) -> None:
+    ids(store, "limit")
+    paths = index_paths(store, store.parent)
+    assert paths.database.parent == store.parent / ".tribunal" / "index"
+    assert paths.database.is_file() and paths.stamp.is_file()
+
+
+def test_stale_index_is_rebuilt_after_an_edit(store: Path) -> None:
+    assert ids(store, "quotas") == ["PREC-008"]
+    write_precedents(store, [*ENTRIES, ("PREC-010", "DENY", '"more quotas"', "n", "")])
+    assert ids(store, "quotas") == ["PREC-010", "PREC-008"]
+
+
+def test_same_bytes_with_a_new_mtime_are_not_rebuilt(store: Path) -> None:
+    ids(store, "limit")
+    database = index_paths(store, store.parent).database
+    built = database.stat().st_ino
+    stat = store.stat()
+    os.utime(store, ns=(stat.st_atime_ns, stat.st_mtime_ns + 10**9))
+    assert ids(store, "quotas") == ["PREC-008"]
+    assert database.stat().st_ino == built  # the hash matched: refreshed, not rebuilt
+    ids(store, "quotas")
+    assert database.stat().st_ino == built
+
+
+@pytest.mark.parametrize("keep_stamp", [False, True])
+def test_corrupt_index_is_rebuilt(store: Path, keep_stamp: bool) -> None:
+    """R-5: garbage in the index is never trusted; with `keep_stamp` the stamp is forged to
+    match, so only the database's own failure can reveal the corruption."""
+    assert ids(store, "quotas") == ["PREC-008"]
+    paths = index_paths(store, store.parent)
+    size = paths.database.stat().st_size
+    paths.database.write_bytes(b"\x00garbage" * (size // 8))
+    if keep_stamp:
+        stat = paths.database.stat()
+        forged = {"size": stat.st_size, "mtime_ns": stat.st_mtime_ns, "inode": stat.st_ino}
+        paths.stamp.write_text(json.dumps(forged) + "\n")
+    assert ids(store, "quotas") == ["PREC-008"]
+    assert paths.database.read_bytes().startswith(b"SQLite format 3\x00")
+
+
+def test_deleted_index_is_rebuilt(store: Path) -> None:
+    ids(store, "limit")
+    index_paths(store, store.parent).database.unlink()
+    assert ids(store, "quotas") == ["PREC-008"]

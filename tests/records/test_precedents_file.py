@@ -214,3 +214,60 @@ def test_only_our_errors_escape(lines: list[str], strict: bool) -> None:
 @given(st.text(max_size=200), st.booleans())
 def test_arbitrary_text(text: str, strict: bool) -> None:
     parse_precedents(text, "p.md", strict=strict)
+
+
+TEXT = st.text(
+    st.characters(blacklist_categories=("Cs", "Cc")) | st.sampled_from(["東", "\t", "#", ":"]),
+    min_size=1,
+    max_size=30,
+).filter(str.strip)
+SCALARS = st.one_of(
+    TEXT,
+    st.sampled_from(
+        [
+            "yes",
+            "no",
+            "null",
+            "1_000",
+            "0o17",
+            "2020-01-01",
+            "~",
+            "'q'",
+            '"q"',
+            "- x",
+            "[a]",
+            "{a: b}",
+            "&a",
+            "*a",
+        ]
+    ),
+)
+
+
+@given(
+    applies=st.one_of(
+        SCALARS,
+        st.fixed_dictionaries(
+            {"text": SCALARS}, optional={"domains": st.lists(SCALARS, min_size=1, max_size=3)}
+        ),
+    ),
+    check=st.one_of(SCALARS, st.fixed_dictionaries({"when": SCALARS, "text": SCALARS})),
+    refs=st.one_of(SCALARS, st.lists(SCALARS, min_size=1, max_size=3)),
+    strict=st.booleans(),
+)
+def test_rendered_entries_read_back_exactly(
+    applies: object, check: object, refs: object, strict: bool
+) -> None:
+    """R-3: what `precedent add` writes reads back field for field, on both parse paths."""
+    from tribunal.records.store import render_entry
+
+    fields = {
+        "case_id": "PREC-042",
+        "verdict": "DEFERRED",
+        "evidence_ref": refs,
+        "applies_to": applies,
+        "next_check": check,
+    }
+    parsed = parse_precedents("# P\n\n" + render_entry(fields), "p.md", strict=strict)
+    assert parsed.problems == []
+    assert [entry.fields for entry in parsed.entries] == [fields]

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 from pathlib import Path
+from typing import Any
 
 import pytest
 from click.testing import CliRunner
@@ -59,8 +60,8 @@ def store(tmp_path: Path) -> Path:
     return write_precedents(tmp_path / "precedents.md", ENTRIES)
 
 
-def ids(store: Path, query: str, **filters: object) -> list[str]:
-    hits = search_precedents(store, store.parent, query, filters=SearchFilters(**filters))  # type: ignore[arg-type]
+def ids(store: Path, query: str, **filters: Any) -> list[str]:
+    hits = search_precedents(store, store.parent, query, filters=SearchFilters(**filters))
     return [hit.case_id for hit in hits]
 
 

@@ -271,3 +271,59 @@ def test_rendered_entries_read_back_exactly(
     parsed = parse_precedents("# P\n\n" + render_entry(fields), "p.md", strict=strict)
     assert parsed.problems == []
     assert [entry.fields for entry in parsed.entries] == [fields]
+
+
+NEAR = st.one_of(
+    st.none(),
+    st.integers(),
+    st.booleans(),
+    st.sampled_from(["", "PREC-001", "PREC-01", "PREC-0001", "PREC-000", "DENY", "MAYBE", "x"]),
+    st.lists(st.sampled_from(["", "a", "PREC-002"]), max_size=2),
+    st.dictionaries(
+        st.sampled_from(["domains", "tiers", "modes", "text", "when", "other"]),
+        st.one_of(
+            st.sampled_from(["", "a"]),
+            st.lists(st.sampled_from(["", "a"]), max_size=2),
+            st.integers(),
+        ),
+        max_size=3,
+    ),
+)
+ENTRY_DATA = st.dictionaries(
+    st.sampled_from(
+        ["case_id", "verdict", "evidence_ref", "applies_to", "next_check", "supersedes", "other"]
+    ),
+    NEAR,
+    max_size=7,
+)
+GOOD_DATA = st.fixed_dictionaries(
+    {
+        "case_id": st.sampled_from(["PREC-001", "PREC-1000"]),
+        "verdict": st.sampled_from(["APPROVE", "DENY", "DEFERRED"]),
+        "evidence_ref": st.one_of(st.just("a.json"), st.lists(st.just("b:2"), min_size=1)),
+        "applies_to": st.one_of(st.just("x"), st.just({"domains": ["d"], "text": "t"})),
+        "next_check": st.one_of(st.just("y"), st.just({"when": "a > 1", "text": "t"})),
+    },
+    optional={"supersedes": st.just("PREC-002")},
+)
+
+
+@given(st.one_of(ENTRY_DATA, GOOD_DATA))
+def test_bulk_check_never_accepts_what_the_schema_refuses(data: dict[str, object]) -> None:
+    """The bulk path's check may only be stricter than the schema (and must pass good entries)."""
+    from tribunal.records.precedent import parse_id, plainly_valid
+    from tribunal.schemas import validator_for
+
+    schema_ok = validator_for("precedent").is_valid(data)
+    canonical = all(
+        parse_id(data[key]) is not None  # type: ignore[arg-type]
+        for key in ("case_id", "supersedes")
+        if isinstance(data.get(key), str)
+    )
+    if plainly_valid(data):
+        assert schema_ok and canonical
+    elif schema_ok and canonical and set(data) <= {*GOOD_KEYS}:
+        raise AssertionError(f"refused a good entry: {data}")
+
+
+GOOD_KEYS = ("case_id", "verdict", "evidence_ref", "applies_to", "next_check", "supersedes")

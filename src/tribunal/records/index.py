@@ -50,7 +50,7 @@ class IndexPaths:
 def index_paths(source: Path, root: Path) -> IndexPaths:
     """The index files of `source` under `root/.tribunal/` (one index per precedents file)."""
     key = hashlib.sha256(str(source.resolve()).encode("utf-8")).hexdigest()[:16]
-    base = root / ".tribunal" / "index" / f"precedents-{key}"
+    base = root.resolve() / ".tribunal" / "index" / f"precedents-{key}"
     return IndexPaths(
         database=base.with_suffix(".sqlite"),
         stamp=base.with_suffix(".stamp"),
@@ -250,8 +250,9 @@ def _open_trusted(paths: IndexPaths) -> Any:
         return None  # changed since we built it: never trusted
     try:
         connection = sqlite3.connect(f"{paths.database.as_uri()}?mode=ro", uri=True)
-        connection.execute("SELECT count(*) FROM entry").fetchone()
-        connection.execute("SELECT count(*) FROM meta").fetchone()
+        # Cheap reads only (a count would scan the table): damage elsewhere in the file surfaces
+        # as a DatabaseError at query time, and the search rebuilds then.
+        connection.execute("SELECT value FROM meta WHERE key = 'version'").fetchone()
     except sqlite3.DatabaseError:
         return None
     return connection

@@ -164,3 +164,55 @@ class PrecedentsFile:
     def superseded_ids(self) -> set[str]:
         """IDs retired by a later entry's `supersedes` (R-2)."""
         return {entry.supersedes for entry in self.entries if entry.supersedes is not None}
+
+
+_FIELDS = frozenset(
+    {"case_id", "verdict", "evidence_ref", "applies_to", "next_check", "supersedes"}
+)
+_REQUIRED = _FIELDS - {"supersedes"}
+_VERDICTS = frozenset(verdict.value for verdict in JudgmentVerdict)
+_APPLIES_KEYS = frozenset({*SCOPE_KEYS, "text"})
+
+
+def plainly_valid(data: Any) -> bool:
+    """The bulk path's check of an entry (index rebuilds of 100,000 entries, X-3): True only for
+    entries the `precedent` schema accepts with canonical IDs — it may refuse more than the
+    schema (those entries then go through the schema, which names the problem), never less;
+    tests/records/test_precedents_file.py holds it to that."""
+    if type(data) is not dict or not _REQUIRED <= data.keys() <= _FIELDS:
+        return False
+    verdict = data["verdict"]
+    if type(verdict) is not str or verdict not in _VERDICTS:
+        return False
+    if not _nonempty_or_list(data["evidence_ref"]):
+        return False
+    case_id = data["case_id"]
+    if type(case_id) is not str or parse_id(case_id) is None:
+        return False
+    if "supersedes" in data and (
+        type(data["supersedes"]) is not str or parse_id(data["supersedes"]) is None
+    ):
+        return False
+    applies, check = data["applies_to"], data["next_check"]
+    if type(applies) is dict:
+        if not applies or not applies.keys() <= _APPLIES_KEYS:
+            return False
+        if "text" in applies and not _nonempty(applies["text"]):
+            return False
+        if not all(_nonempty_or_list(applies[key]) for key in SCOPE_KEYS if key in applies):
+            return False
+    elif not _nonempty(applies):
+        return False
+    if type(check) is dict:
+        return check.keys() == {"when", "text"} and all(map(_nonempty, check.values()))
+    return _nonempty(check)
+
+
+def _nonempty(value: Any) -> bool:
+    return type(value) is str and value != ""
+
+
+def _nonempty_or_list(value: Any) -> bool:
+    if type(value) is list:
+        return bool(value) and all(map(_nonempty, value))
+    return _nonempty(value)

@@ -22,7 +22,13 @@ from typing import Any
 from tribunal.documents import parse_yaml, schema_errors
 from tribunal.enums import PrecedentForm
 from tribunal.errors import BadInput
-from tribunal.records.precedent import Precedent, PrecedentsFile, id_problem, parse_id
+from tribunal.records.precedent import (
+    Precedent,
+    PrecedentsFile,
+    id_problem,
+    parse_id,
+    plainly_valid,
+)
 
 _FENCE_OPEN = re.compile(r"^(?P<indent> {0,3})(?P<fence>`{3,}|~{3,})[ \t]*(?P<info>[^`\r\n]*?)\s*$")
 _HEADING = re.compile(r"^#{1,2}(?:[ \t]+(?P<text>.*?))?[ \t]*$")
@@ -352,16 +358,10 @@ def _bulk_loader() -> Any:
 
 
 def _acceptable(data: dict[str, Any], heading_id: str | None) -> bool:
-    """True when the bulk-loaded entry needs no message: schema-valid and consistent."""
-    from tribunal.schemas import validator_for
-
-    try:
-        if not validator_for("precedent").is_valid(data):
-            return False
-    except Exception:  # odd keys from the 1.1 loader: let the strict path judge
-        return False
-    case_id = data["case_id"]
-    if parse_id(case_id) is None or (heading_id is not None and case_id != heading_id):
+    """True when the bulk-loaded entry needs no message: valid, and agreeing with its heading."""
+    if not plainly_valid(data):
         return False
     supersedes = data.get("supersedes")
-    return supersedes is None or (parse_id(supersedes) is not None and supersedes != case_id)
+    return (
+        bool(heading_id is None or data["case_id"] == heading_id) and supersedes != data["case_id"]
+    )

@@ -144,3 +144,19 @@ def test_missing_path_is_a_usage_error(tmp_path: Path, monkeypatch: pytest.Monke
     repo = records_repo(tmp_path / "r")
     code, _, err = run_check(repo, monkeypatch, "nowhere")
     assert code == 2 and "does not exist" in err
+
+
+def test_configured_precedents_file_is_checked_and_cited(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    repo = records_repo(tmp_path / "r")
+    (repo / "precedents.md").rename(repo / "decisions.md")
+    write(repo, "tribunal.toml", 'precedents = "decisions.md"\n')
+    commit_all(repo, "renamed")
+    code, out, _ = run_check(repo, monkeypatch)
+    assert (code, out) == (
+        0,
+        "records check: 1 judgment(s), 1 precedents file(s) (1 precedent(s)): no problems\n",
+    )
+    code, out, _ = run_check(repo, monkeypatch, "--precedents", "nowhere.md")
+    assert code == 1 and "PREC-001 is in no precedents.md" in out

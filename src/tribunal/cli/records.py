@@ -27,8 +27,16 @@ def records() -> None:
     metavar="GLOB",
     help="Skip paths matching GLOB (gitignore syntax, relative to the root); repeatable.",
 )
+@click.option(
+    "--precedents",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="A precedents file to check too, whose IDs judgments may cite "
+    "(default: the `precedents` setting).",
+)
 @click.pass_context
-def check(ctx: click.Context, path: Path | None, excludes: tuple[str, ...]) -> None:
+def check(
+    ctx: click.Context, path: Path | None, excludes: tuple[str, ...], precedents: Path | None
+) -> None:
     """Validate every judgment and precedents.md under PATH (default: the repository root).
 
     Looks at the files git tracks (outside git: every file), minus .tribunalignore matches.
@@ -41,7 +49,10 @@ def check(ctx: click.Context, path: Path | None, excludes: tuple[str, ...]) -> N
     root = find_root()
     if path is not None and not inside(path, root):
         root = find_root(path if path.is_dir() else path.parent)
-    report = check_records(path if path is not None else root, root, excludes=excludes)
+    extra = (precedents,) if precedents is not None else ()
+    report = check_records(
+        path if path is not None else root, root, excludes=excludes, extra_precedents=extra
+    )
     for problem in report.problems:
         click.echo(str(problem))
     click.echo(report.summary, err=bool(report.problems))

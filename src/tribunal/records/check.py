@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from tribunal.errors import BadInput, BrokenRef
-from tribunal.paths import display_path
+from tribunal.paths import display_path, inside
 from tribunal.records.frontmatter import read_judgment
 from tribunal.records.precedent import PrecedentsFile
 from tribunal.records.precedents_file import read_precedents
@@ -69,6 +69,10 @@ def check_records(
     count as known IDs for `linked_precedents`."""
     root = root.resolve()
     records = find_records(path, root, excludes)
+    for extra in extra_precedents:
+        listed = {file.resolve() for file in records.precedents}
+        if extra.is_file() and extra.resolve() not in listed and inside(extra, path):
+            records.precedents.append(extra.resolve())
     report = CheckReport()
     known_ids: set[str] = set()
     for file in records.precedents:

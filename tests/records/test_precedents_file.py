@@ -143,6 +143,18 @@ def test_malformed_entries_name_their_line(
         parsed.require_clean()
 
 
+@pytest.mark.parametrize("strict", [True, False])
+def test_heading_then_the_tutorial_item(strict: bool) -> None:
+    text = "## PREC-003\n\n" + ITEM.replace("001", "003") + "\nProse.\n"
+    parsed = parse_precedents(text, "p.md", strict=strict)
+    assert parsed.problems == []
+    (entry,) = parsed.entries
+    assert (entry.form, entry.line, entry.id_line) == (PrecedentForm.SECTION, 1, 3)
+    assert text.encode()[entry.span[0] : entry.span[1]].endswith(b"next_check: y\n")
+    mismatch = parse_precedents(text.replace("## PREC-003", "## PREC-004"), "p.md")
+    assert "disagrees with the heading PREC-004" in str(mismatch.problems[0])
+
+
 def test_stray_text_in_a_list_block() -> None:
     parsed = parse_precedents("```yaml\n" + ITEM + "stray: 1\n```\n", "p.md")
     assert [e.case_id for e in parsed.entries] == ["PREC-001"]

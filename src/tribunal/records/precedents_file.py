@@ -120,7 +120,8 @@ class _Parser:
             item = _ITEM.match(line)
             if item is not None:
                 end = self._item_end(index, len(item["indent"]))
-                self._item(index, end, len(item["indent"]))
+                self._item(index, end, len(item["indent"]), section)
+                section = None  # a heading waiting for its fields takes this item as them
                 index = end + 1
                 continue
             index += 1
@@ -221,10 +222,18 @@ class _Parser:
             last = index
         return last
 
-    def _item(self, start: int, end: int, indent: int) -> None:
+    def _item(self, start: int, end: int, indent: int, section: _Section | None = None) -> None:
         chunk = "".join(
             line[indent:] if line.strip() else "\n" for line in self.at.lines[start : end + 1]
         )
+        if section is not None:  # `## PREC-NNN` then a bare item: the heading's entry
+            section.has_entry = True
+            first = section.heading_index
+            span = (self.at.offsets[first], self.at.offsets[end + 1])
+            self._entry(
+                chunk, start, span, PrecedentForm.SECTION, first + 1, heading_id=section.case_id
+            )
+            return
         span = (self.at.offsets[start], self.at.offsets[end + 1])
         self._entry(chunk, start, span, PrecedentForm.LIST_ITEM, start + 1, heading_id=None)
 

@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from tribunal.atomic import write_atomic
-from tribunal.errors import BadInput
+from tribunal.errors import BadInput, TribunalError
 from tribunal.paths import display_path
 from tribunal.records.precedent import SCOPE_KEYS, Precedent
 from tribunal.records.precedents_file import parse_precedents
@@ -101,8 +101,8 @@ def open_index(source: Path, root: Path) -> Any:
                 return connection
     rebuild(source, root)
     connection = _open_trusted(paths)
-    if connection is None:  # pragma: no cover - a build we just stamped
-        raise BadInput("the precedent index could not be built", source=label)
+    if connection is None:  # a build we just stamped: only a concurrent writer gets here
+        raise TribunalError(f"the precedent index of {label} could not be opened; retry")
     return connection
 
 

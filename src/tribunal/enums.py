@@ -270,3 +270,114 @@ class PrecedentForm(StrEnum):
 
     SECTION = "section"  # a `## PREC-NNN` heading followed by a fenced yaml block
     LIST_ITEM = "list_item"  # the tutorial's `- case_id: "PREC-001"` list item, fenced or bare
+
+
+class Role(StrEnum):
+    """A-1 arbiter roles. The coordinator keeps the protocol and does not vote."""
+
+    VERIFIER = "verifier"
+    IMPLEMENTOR = "implementor"
+    SAFETY = "safety"
+    COORDINATOR = "coordinator"
+
+
+class VoteAction(StrEnum):
+    """A-2: what a role did in a round."""
+
+    PROPOSED = "proposed"
+    CHALLENGED = "challenged"
+    DEFENDED = "defended"
+    DEFERRED = "deferred"
+    WITHDRAWN = "withdrawn"
+
+
+class Veto(StrEnum):
+    """A-1: the condition on which a role's DENY decides alone."""
+
+    CRITICAL_RISK = "critical_risk"
+
+
+class PassRule(StrEnum):
+    """A-1 `pass_rule`."""
+
+    AT_LEAST_2_APPROVE_AND_NO_SAFETY_VETO = "at_least_2_approve_and_no_safety_veto"
+
+    @property
+    def weight(self) -> int:
+        """The approving (and, A-2, denying) weight that decides a round."""
+        return 2
+
+
+class TieBreaker(StrEnum):
+    """A-1 `tie_breaker`."""
+
+    SAFETY_FIRST_THEN_LATEST_MATCHING_PRECEDENT = "safety_first_then_latest_matching_precedent"
+
+
+class DisputeEvidenceKind(StrEnum):
+    """A-3: the three kinds of evidence the verifier accepts, in the order they are checked."""
+
+    SCHEMA = "schema"
+    HOOKS = "hooks"
+    SCENARIOS = "scenarios"
+
+
+class HookEvent(StrEnum):
+    """A-3 hook log `event` (the agent CLIs' `hook_event_name`)."""
+
+    PRE_TOOL_USE = "PreToolUse"
+    POST_TOOL_USE = "PostToolUse"
+
+
+class HookDecision(StrEnum):
+    """A-3: what a PreToolUse hook decided."""
+
+    ALLOW = "allow"
+    BLOCK = "block"
+
+
+class FinalVerdict(StrEnum):
+    """A-2 `final_verdict` of an arbitrated dispute."""
+
+    ACCEPTED = "accepted"
+    REJECTED = "rejected"
+    DEFERRED = "deferred"
+    PARTIAL = "partial"  # APPROVE while items stay deferred
+
+
+class RoundStatus(StrEnum):
+    """A-4: whether a round counts."""
+
+    ACCEPTED = "accepted"
+    REJECTED = "rejected"
+
+
+class ArbiterReason(StrEnum):
+    """A-2, A-5 reasons of `tribunal arbitrate`, in the order the rules apply.
+
+    `missing_evidence`, `tie_breaker` and `precedent` take an argument (`<kind>`, `safety` or
+    `unresolved`, `PREC-NNN`).
+    """
+
+    MISSING_EVIDENCE = "missing_evidence"
+    SAFETY_VETO = "safety_veto"
+    NO_QUORUM = "no_quorum"
+    PASS_RULE = "pass_rule"
+    DENY_WEIGHT = "deny_weight"
+    TIE_BREAKER = "tie_breaker"
+    PRECEDENT = "precedent"
+    DEADLOCK = "deadlock"
+
+    def with_argument(self, argument: str | None = None) -> str:
+        """The reason text: `kind` or `kind:argument`."""
+        return self.value if argument is None else f"{self.value}:{argument}"
+
+
+class CheckStatus(StrEnum):
+    """A-6 decision trace `checks[].status`."""
+
+    PASS = "pass"  # evidence present, round accepted
+    FAIL = "fail"  # evidence missing, round rejected
+    DECIDED = "decided"  # this rule decided the round
+    NOT_MET = "not_met"  # the rule was weighed and did not decide
+    NOT_REACHED = "not_reached"  # an earlier rule decided first

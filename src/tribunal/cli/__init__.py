@@ -22,6 +22,7 @@ from tribunal.errors import BadInput, TribunalError
 
 # name -> "module:attribute". Add a line here when a command lands.
 COMMANDS: dict[str, str] = {
+    "arbitrate": "tribunal.cli.arbitrate:arbitrate",
     "envelope": "tribunal.cli.envelope:envelope",
     "invariants": "tribunal.cli.invariants:invariants",
     "judgment": "tribunal.cli.judgment:judgment",

@@ -14,6 +14,7 @@ from tribunal.errors import BadInput
 
 JUDGMENT_TEMPLATE = "judgment.md.j2"
 MANUAL_JUDGMENT_TEMPLATE = "manual_judgment.md.j2"
+ARBITER_JUDGMENT_TEMPLATE = "arbiter_judgment.md.j2"
 
 
 def template_environment(directory: Path | None = None) -> Any:

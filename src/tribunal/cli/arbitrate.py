@@ -1,0 +1,60 @@
+"""`tribunal arbitrate DIR` (A-2): decide a dispute directory and write its judgment.md."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+JUDGMENT_NAME = "judgment.md"
+
+
+@click.command()
+@click.argument("directory", type=click.Path(path_type=Path, file_okay=False))
+@click.option(
+    "--to",
+    "to_path",
+    type=click.Path(path_type=Path, dir_okay=False),
+    help="Where to write judgment.md (default: DIR/judgment.md).",
+)
+@click.option(
+    "--templates",
+    "templates_dir",
+    type=click.Path(path_type=Path, file_okay=False),
+    help="Directory of Jinja2 body templates (default: the templates shipped with tribunal).",
+)
+@click.pass_context
+def arbitrate(
+    ctx: click.Context, directory: Path, to_path: Path | None, templates_dir: Path | None
+) -> None:
+    """Decide the dispute in DIR from its files and write judgment.md.
+
+    DIR holds dispute.yaml, votes/R<N>-<role>.yaml and the evidence. Each round is decided in
+    order: missing evidence (DENY), safety veto (DENY), no quorum (DEFERRED), pass rule
+    (APPROVE), denying weight (DENY), then the tie breaker; the latest accepted round decides.
+    Exit 0 APPROVE, 1 DENY, 3 DEFERRED, 2 bad input (nothing written).
+    """
+    from tribunal.atomic import write_atomic
+    from tribunal.courts.dispute import load_dispute
+    from tribunal.courts.rounds import arbitrate as decide_dispute
+    from tribunal.evidence.dispute_evidence import check_evidence
+    from tribunal.paths import display_path, find_root
+    from tribunal.records.arbitration import arbitration_judgment_text
+    from tribunal.records.filing import refuse_rewriting_a_record
+
+    root = find_root()
+    dispute = load_dispute(directory, root=root)
+    arbitration = decide_dispute(dispute, check_evidence(dispute))
+    text = arbitration_judgment_text(dispute, arbitration, templates=templates_dir)
+    target = to_path if to_path is not None else directory / JUDGMENT_NAME
+    label = display_path(target, root)
+    if target.resolve() != (directory / JUDGMENT_NAME).resolve():
+        # R-1: the dispute's own judgment.md is arbitrate's output; elsewhere, never rewrite.
+        refuse_rewriting_a_record(target, root, label)
+    write_atomic(target, text)
+    click.echo(
+        f"arbitrate: {arbitration.verdict} {arbitration.reason} "
+        f"({arbitration.final_verdict}); wrote {label}",
+        err=True,
+    )
+    ctx.exit(arbitration.verdict.exit_code)

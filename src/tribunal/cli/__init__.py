@@ -24,6 +24,8 @@ from tribunal.errors import BadInput, TribunalError
 COMMANDS: dict[str, str] = {
     "arbitrate": "tribunal.cli.arbitrate:arbitrate",
     "envelope": "tribunal.cli.envelope:envelope",
+    "evidence": "tribunal.cli.evidence:evidence",
+    "hook": "tribunal.cli.hook:hook",
     "invariants": "tribunal.cli.invariants:invariants",
     "judgment": "tribunal.cli.judgment:judgment",
     "duel": "tribunal.cli.duel:duel",

@@ -9,14 +9,14 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from tribunal.enums import DisputeEvidenceKind
 
 if TYPE_CHECKING:
     from tribunal.courts.dispute import Dispute
 
-    Checker = Callable[[Dispute, object, str], "KindCheck"]
+    Checker = Callable[[Dispute, Any, str], "KindCheck"]
 
 
 @dataclass(frozen=True)
@@ -108,27 +108,26 @@ def _declared_at(dispute: Dispute, kind: DisputeEvidenceKind) -> str:
     return dispute.ref(("evidence", kind.value))
 
 
-def _listed_files(dispute: Dispute, declared: object, where: str) -> list[str]:
-    """Every path a declaration lists, relative to the root (files are checked in A-3 step 2)."""
-    paths: list[str] = []
-    if isinstance(declared, dict):
-        for value in declared.values():
-            paths.extend(_listed_files(dispute, value, where))
-    elif isinstance(declared, list):
-        paths.extend(dispute.file_label(str(item)) for item in declared)
-    elif isinstance(declared, str):
-        paths.append(dispute.file_label(declared))
-    return paths
+def _check_schema(dispute: Dispute, declared: Any, where: str) -> KindCheck:
+    from tribunal.evidence.schema_records import check_schema_records
+
+    return check_schema_records(dispute, declared, where)
 
 
-def _check_declared(kind: DisputeEvidenceKind) -> Checker:
-    def check(dispute: Dispute, declared: object, where: str) -> KindCheck:
-        files = tuple(_listed_files(dispute, declared, where))
-        return KindCheck(kind, where, files, f"{len(files)} file(s) declared")
+def _check_hooks(dispute: Dispute, declared: Any, where: str) -> KindCheck:
+    from tribunal.evidence.hook_log import check_hook_logs
 
-    return check
+    return check_hook_logs(dispute, declared, where)
+
+
+def _check_scenarios(dispute: Dispute, declared: Any, where: str) -> KindCheck:
+    from tribunal.evidence.scenarios import check_scenarios
+
+    return check_scenarios(dispute, declared, where)
 
 
 _CHECKERS: dict[DisputeEvidenceKind, Checker] = {
-    kind: _check_declared(kind) for kind in DisputeEvidenceKind
+    DisputeEvidenceKind.SCHEMA: _check_schema,
+    DisputeEvidenceKind.HOOKS: _check_hooks,
+    DisputeEvidenceKind.SCENARIOS: _check_scenarios,
 }

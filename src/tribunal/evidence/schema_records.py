@@ -1,0 +1,122 @@
+"""A-3 `schema` evidence: every record validates against the JSON Schema the dispute names.
+
+Records are the lines of an NDJSON file (`.ndjson`, `.jsonl`) or a whole JSON document. Each
+violation is reported as `file:line: field: message`; a record file or schema that is absent or
+malformed makes the kind missing, never bad input.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from tribunal.documents import Document, format_field, parse_json, read_text
+from tribunal.enums import DisputeEvidenceKind
+from tribunal.errors import BadInput
+from tribunal.evidence.dispute_evidence import KindCheck, Shortfall
+
+if TYPE_CHECKING:
+    from tribunal.courts.dispute import Dispute
+
+LINE_SUFFIXES = (".ndjson", ".jsonl")
+
+
+def check_schema_records(dispute: Dispute, declared: Any, where: str) -> KindCheck:
+    """Check `evidence.schema` ({records: [paths], schema: path}) of `dispute`."""
+    kind = DisputeEvidenceKind.SCHEMA
+    records = list(declared.get("records") or [])
+    schema_text = declared.get("schema")
+    shortfalls: list[Shortfall] = []
+    files: list[str] = []
+    if not records:
+        shortfalls.append(Shortfall(where, "evidence.schema.records lists no record file"))
+    if not schema_text:
+        shortfalls.append(Shortfall(where, "evidence.schema.schema names no JSON Schema"))
+        return KindCheck(kind, where, (), "no JSON Schema named", tuple(shortfalls))
+    schema_path = dispute.evidence_file(schema_text, ("evidence", "schema", "schema"))
+    schema_label = dispute.file_label(schema_text)
+    validator, problem = _validator(schema_path, schema_label)
+    if validator is None:
+        shortfalls.append(problem or Shortfall(schema_label, "unusable JSON Schema"))
+        return KindCheck(kind, where, (), "JSON Schema unusable", tuple(shortfalls))
+    count = 0
+    for index, text in enumerate(records):
+        path = dispute.evidence_file(text, ("evidence", "schema", "records", index))
+        label = dispute.file_label(text)
+        checked, found = _check_file(path, label, validator)
+        count += checked
+        shortfalls.extend(found)
+        if path.is_file():
+            files.append(label)
+    files.append(schema_label)
+    summary = f"{count} record(s) in {len(records)} file(s) checked against `{schema_label}`"
+    return KindCheck(kind, where, tuple(files), summary, tuple(shortfalls))
+
+
+def _validator(path: Path, label: str) -> tuple[Any, Shortfall | None]:
+    from jsonschema import Draft202012Validator
+    from jsonschema.exceptions import SchemaError
+    from jsonschema.validators import validator_for
+
+    try:
+        schema = parse_json(read_text(path, label), label)
+    except BadInput as exc:
+        return None, Shortfall(_where(exc, label), exc.message)
+    if not isinstance(schema, dict):
+        return None, Shortfall(label, "a JSON Schema must be an object")
+    cls = validator_for(schema, default=Draft202012Validator)
+    try:
+        cls.check_schema(schema)
+    except SchemaError as exc:
+        return None, Shortfall(label, f"not a valid JSON Schema: {exc.message}")
+    return cls(schema), None
+
+
+def _check_file(path: Path, label: str, validator: Any) -> tuple[int, list[Shortfall]]:
+    """(records checked, shortfalls) for one record file."""
+    try:
+        text = read_text(path, label)
+    except BadInput as exc:
+        return 0, [Shortfall(_where(exc, label), exc.message)]
+    if path.suffix.lower() in LINE_SUFFIXES:
+        shortfalls: list[Shortfall] = []
+        count = 0
+        for number, line in enumerate(text.splitlines(), start=1):
+            if not line.strip():
+                continue
+            count += 1
+            shortfalls.extend(_check_record(line, f"{label}:{number}", validator, number))
+        if count == 0:
+            shortfalls.append(Shortfall(label, "holds no record"))
+        return count, shortfalls
+    return 1, _check_record(text, label, validator, None)
+
+
+def _check_record(text: str, where: str, validator: Any, line: int | None) -> list[Shortfall]:
+    try:
+        record = parse_json(text, where)
+    except BadInput as exc:
+        return [Shortfall(where, exc.message, where if line else None)]
+    found = []
+    for error in validator.iter_errors(record):
+        at = where
+        if line is None:
+            document = Document(Path(where), where, record, text)
+            number = document.line_of(tuple(error.absolute_path))
+            at = f"{where}:{number}" if number is not None else where
+        found.append(Shortfall(at, _message(error), at))
+    return found
+
+
+def _message(error: Any) -> str:
+    """`field: message`; a `required` violation names the missing field, not its parent."""
+    path = [*error.absolute_path]
+    if error.validator == "required" and "'" in error.message:
+        missing = str(error.message).split("'")[1]
+        return f"{format_field([*path, missing])}: required field is missing"
+    field = format_field(path)
+    return f"{field}: {error.message}" if field else str(error.message)
+
+
+def _where(error: BadInput, label: str) -> str:
+    return label if error.line is None else f"{label}:{error.line}"

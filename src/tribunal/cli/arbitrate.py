@@ -34,27 +34,35 @@ def arbitrate(
     (APPROVE), denying weight (DENY), then the tie breaker; the latest accepted round decides.
     Exit 0 APPROVE, 1 DENY, 3 DEFERRED, 2 bad input (nothing written).
     """
-    from tribunal.atomic import write_atomic
+    from tribunal.atomic import write_atomic, write_json
     from tribunal.courts.dispute import load_dispute
     from tribunal.courts.rounds import arbitrate as decide_dispute
     from tribunal.evidence.dispute_evidence import check_evidence
     from tribunal.paths import display_path, find_root
-    from tribunal.records.arbitration import arbitration_judgment_text
+    from tribunal.records.arbitration import arbitration_record
+    from tribunal.records.decision_trace import TRACE_NAME
     from tribunal.records.filing import refuse_rewriting_a_record
 
     root = find_root()
     dispute = load_dispute(directory, root=root)
     arbitration = decide_dispute(dispute, check_evidence(dispute))
-    text = arbitration_judgment_text(dispute, arbitration, templates=templates_dir)
     target = to_path if to_path is not None else directory / JUDGMENT_NAME
     label = display_path(target, root)
+    trace_path = target.parent / TRACE_NAME
+    written = arbitration_record(
+        dispute, arbitration, trace_label=display_path(trace_path, root), templates=templates_dir
+    )
     if target.resolve() != (directory / JUDGMENT_NAME).resolve():
         # R-1: the dispute's own judgment.md is arbitrate's output; elsewhere, never rewrite.
         refuse_rewriting_a_record(target, root, label)
-    write_atomic(target, text)
+    # A-6: the trace beside the judgment; both validated before either is written (C-3).
+    write_json(trace_path, written.trace)
+    write_atomic(target, written.judgment)
+    for report in arbitration.rounds:
+        click.echo(f"R{report.round}: {report.why}", err=True)
     click.echo(
         f"arbitrate: {arbitration.verdict} {arbitration.reason} "
-        f"({arbitration.final_verdict}); wrote {label}",
+        f"({arbitration.final_verdict}); wrote {label} and {display_path(trace_path, root)}",
         err=True,
     )
     ctx.exit(arbitration.verdict.exit_code)

@@ -1,5 +1,9 @@
-"""Arbitrating a dispute over its rounds (A-2): every round is decided by the rules of
-`arbiter_rules`; the decision is that of the latest accepted round.
+"""Arbitrating a dispute over its rounds (A-2, A-4, A-5).
+
+Every round is decided by the rules of `arbiter_rules`; round N > 1 counts only when A-4 admits
+it; the decision is that of the latest accepted round. Three accepted rounds in a row without a
+decision (DEFERRED) stop the dispute for a human (A-5): the verdict is DEFERRED `deadlock`, the
+stop condition and the artifact are recorded, and later rounds are rejected.
 
 A pure function of the loaded dispute, its evidence report and the applicable precedents.
 """
@@ -7,13 +11,30 @@ A pure function of the loaded dispute, its evidence report and the applicable pr
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
-from tribunal.courts.arbiter_rules import ApplicablePrecedent, RoundDecision, decide_round
+from tribunal.courts.arbiter_rules import (
+    ApplicablePrecedent,
+    RoundDecision,
+    RuleCheck,
+    decide_round,
+)
 from tribunal.courts.dispute import Dispute
+from tribunal.courts.round_admission import admit_round
 from tribunal.courts.votes import Vote
-from tribunal.enums import FinalVerdict, JudgmentVerdict, RoundStatus, VoteAction
+from tribunal.enums import (
+    ArbiterReason,
+    CheckStatus,
+    FinalVerdict,
+    JudgmentVerdict,
+    RoundStatus,
+    VoteAction,
+)
 from tribunal.evidence.dispute_evidence import EvidenceReport
+
+# A-5: how many accepted rounds in a row may end without a decision before a human takes over.
+DEADLOCK_ROUNDS = 3
+STOP_CONDITION = "three_rounds_without_decision"
 
 
 @dataclass(frozen=True)
@@ -28,6 +49,22 @@ class RoundReport:
 
 
 @dataclass(frozen=True)
+class Stop:
+    """A-5: the dispute stopped for a human — the condition and the rounds that met it."""
+
+    condition: str
+    rounds: tuple[int, ...]
+
+    def describe(self) -> str:
+        """One sentence for the judgment and the trace."""
+        first, last = self.rounds[0], self.rounds[-1]
+        return (
+            f"{len(self.rounds)} accepted rounds in a row (R{first}-R{last}) ended without a "
+            "decision; the dispute stops here and waits for a human"
+        )
+
+
+@dataclass(frozen=True)
 class Arbitration:
     """The whole outcome: every round, the final decision, what stays deferred."""
 
@@ -37,6 +74,7 @@ class Arbitration:
     deferred: tuple[Vote, ...]
     evidence: EvidenceReport
     linked_precedents: tuple[str, ...]
+    stop: Stop | None = None
 
     @property
     def verdict(self) -> JudgmentVerdict:
@@ -54,29 +92,40 @@ def arbitrate(
     evidence: EvidenceReport,
     precedents: Sequence[ApplicablePrecedent] = (),
 ) -> Arbitration:
-    """Decide `dispute` (A-2): each round in turn; the latest accepted round's decision holds.
-
-    `precedents` are the applicable precedents in R-4's order; the tie breaker consults them.
-    """
+    """Decide `dispute` (module docstring). `precedents`: the applicable ones in R-4's order."""
     by_round: dict[int, list[Vote]] = {}
     for vote in dispute.votes:
         by_round.setdefault(vote.round, []).append(vote)
     numbers = sorted(by_round) or [1]  # no votes at all: round 1 without votes
     reports: list[RoundReport] = []
     latest: RoundDecision | None = None
+    undecided: list[int] = []
+    stop: Stop | None = None
     for number in numbers:
         votes = tuple(by_round.get(number, ()))
+        if stop is not None:
+            why = f"rejected: the dispute stopped at R{stop.rounds[-1]} for a human (A-5)"
+            reports.append(RoundReport(number, votes, RoundStatus.REJECTED, why))
+            continue
+        if number == 1:
+            why = "accepted: the first round opens the dispute"
+        else:
+            admission = admit_round(dispute, votes)
+            why = admission.why
+            if not admission.accepted:
+                reports.append(RoundReport(number, votes, RoundStatus.REJECTED, why))
+                continue
         decision = decide_round(
-            number,
-            votes,
-            dispute.charter,
-            missing=evidence.missing,
-            precedents=precedents,
+            number, votes, dispute.charter, missing=evidence.missing, precedents=precedents
         )
-        reports.append(RoundReport(number, votes, RoundStatus.ACCEPTED, "", decision))
+        reports.append(RoundReport(number, votes, RoundStatus.ACCEPTED, why, decision))
         latest = decision
-    assert latest is not None
+        undecided = [*undecided, number] if decision.verdict is JudgmentVerdict.DEFERRED else []
+        if len(undecided) == DEADLOCK_ROUNDS:
+            stop = Stop(STOP_CONDITION, tuple(undecided))
+    assert latest is not None  # round 1 is always accepted
     deciding_round = next(report for report in reversed(reports) if report.decision is latest)
+    final = _deadlock(latest, stop) if stop is not None else _with_deadlock_check(latest)
     deferred = tuple(
         vote
         for vote in deciding_round.votes
@@ -84,11 +133,12 @@ def arbitrate(
     )
     return Arbitration(
         rounds=tuple(reports),
-        decision=latest,
-        final_verdict=final_verdict(latest.verdict, deferred),
+        decision=final,
+        final_verdict=final_verdict(final.verdict, deferred),
         deferred=deferred,
         evidence=evidence,
         linked_precedents=tuple(precedent.case_id for precedent in precedents),
+        stop=stop,
     )
 
 
@@ -100,3 +150,20 @@ def final_verdict(verdict: JudgmentVerdict, deferred: Sequence[Vote]) -> FinalVe
     if verdict is JudgmentVerdict.DENY:
         return FinalVerdict.REJECTED
     return FinalVerdict.DEFERRED
+
+
+def _deadlock(latest: RoundDecision, stop: Stop) -> RoundDecision:
+    return replace(
+        latest,
+        verdict=JudgmentVerdict.DEFERRED,
+        reason=ArbiterReason.DEADLOCK.value,
+        rationale=f"{stop.describe()} (R{latest.round} itself: {latest.reason})",
+        checks=(*latest.checks, RuleCheck(ArbiterReason.DEADLOCK.value, CheckStatus.DECIDED)),
+    )
+
+
+def _with_deadlock_check(latest: RoundDecision) -> RoundDecision:
+    return replace(
+        latest,
+        checks=(*latest.checks, RuleCheck(ArbiterReason.DEADLOCK.value, CheckStatus.NOT_MET)),
+    )

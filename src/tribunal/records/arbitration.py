@@ -8,12 +8,14 @@ it like any other judgment. C-6: nothing here reads the clock or absolute paths.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from tribunal.courts.dispute import Dispute
 from tribunal.courts.rounds import Arbitration, RoundReport
 from tribunal.courts.votes import Vote
+from tribunal.records.decision_trace import decision_trace
 from tribunal.records.frontmatter import render_judgment
 from tribunal.records.judgment_check import check_refs
 from tribunal.records.templates import ARBITER_JUDGMENT_TEMPLATE, render
@@ -43,15 +45,29 @@ def judgment_refs(dispute: Dispute, arbitration: Arbitration) -> list[str]:
     return _unique(refs)
 
 
-def arbitration_judgment_text(
-    dispute: Dispute, arbitration: Arbitration, *, templates: Path | None = None
-) -> str:
-    """The whole judgment.md text of `arbitration`.
+@dataclass(frozen=True)
+class ArbitrationRecord:
+    """What `tribunal arbitrate` writes: judgment.md and, beside it, the decision trace."""
 
-    Raises BadInput when a template is unusable or an evidence_ref does not resolve.
+    judgment: str
+    trace: dict[str, Any]
+
+
+def arbitration_record(
+    dispute: Dispute,
+    arbitration: Arbitration,
+    *,
+    trace_label: str,
+    templates: Path | None = None,
+) -> ArbitrationRecord:
+    """The judgment.md text and the decision trace (A-6) of `arbitration`.
+
+    `trace_label` is where the trace will be written, relative to the root. Raises BadInput when
+    a template is unusable or an evidence_ref does not resolve.
     """
     refs = judgment_refs(dispute, arbitration)
     check_refs(refs, root=dispute.root, source=dispute.document.label, lines=[None] * len(refs))
+    trace = decision_trace(dispute, arbitration, evidence_ref=refs, artifact=trace_label)
     decision = arbitration.decision
     fields: dict[str, Any] = {
         "verdict": decision.verdict.value,
@@ -63,6 +79,10 @@ def arbitration_judgment_text(
         "verdict_rationale": decision.rationale,
         "linked_precedents": list(arbitration.linked_precedents),
     }
+    if arbitration.stop is not None:
+        # A-5: the stop condition and the artifact a human picks up.
+        fields["stop_condition"] = arbitration.stop.condition
+        fields["artifact"] = trace_label
     context = {
         **fields,
         "directory": dispute.label,
@@ -82,9 +102,15 @@ def arbitration_judgment_text(
         "rounds": [_round_view(report) for report in arbitration.rounds],
         "deciding_round": f"R{decision.round}",
         "deferred": [_vote_view(vote) for vote in arbitration.deferred],
+        "stop": None if arbitration.stop is None else arbitration.stop.describe(),
+        "trace": {
+            "path": trace_label,
+            "checks": trace["checks"],
+            "customer_safe_summary": trace["customer_safe_summary"],
+        },
     }
     body = render(ARBITER_JUDGMENT_TEMPLATE, context, templates)
-    return render_judgment(fields, body)
+    return ArbitrationRecord(judgment=render_judgment(fields, body), trace=trace)
 
 
 def _change_label(dispute: Dispute) -> str:

@@ -302,3 +302,34 @@ def test_evidence_path_escaping_the_repository_is_bad_input(root: Path) -> None:
     )
     assert CliRunner().invoke(cli, ["arbitrate", D]).exit_code == 2
     assert not (directory / "judgment.md").exists()
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        ((), "missing the dispute directory: DIR or --dispute DIR"),
+        ((D, "--dispute", "elsewhere"), "give the dispute directory once"),
+    ],
+)
+def test_evidence_check_usage(root: Path, args: tuple[str, ...], message: str) -> None:
+    make_dispute(root)
+    outcome = CliRunner().invoke(cli, ["evidence", "check", *args])
+    assert outcome.exit_code == 2 and message in outcome.stderr
+
+
+def test_a_charter_requiring_no_evidence_checks_none(root: Path) -> None:
+    charter = {
+        "roles": {"verifier": {"vote_weight": 1}, "implementor": {"vote_weight": 1}},
+        "quorum": 2,
+        "pass_rule": "at_least_2_approve_and_no_safety_veto",
+        "tie_breaker": "safety_first_then_latest_matching_precedent",
+        "evidence_required": [],
+    }
+    directory = make_dispute(root, evidence={}, charter="charter.yaml")
+    write(directory / "charter.yaml", json.dumps(charter))
+    outcome = check()
+    assert outcome.exit_code == 0
+    assert outcome.stdout == f"no evidence required by the charter {D}/charter.yaml\n"
+    vote(directory, 1, "verifier", "APPROVE", evidence_ref="requirements.md:2")
+    vote(directory, 1, "implementor", "APPROVE", evidence_ref="change.diff")
+    assert CliRunner().invoke(cli, ["arbitrate", D]).exit_code == 0

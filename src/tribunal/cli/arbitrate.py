@@ -10,7 +10,7 @@ JUDGMENT_NAME = "judgment.md"
 
 
 @click.command()
-@click.argument("directory", type=click.Path(path_type=Path, file_okay=False))
+@click.argument("directory", type=click.Path(path_type=Path, file_okay=False), metavar="DIR")
 @click.option(
     "--to",
     "to_path",

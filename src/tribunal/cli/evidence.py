@@ -17,8 +17,10 @@ def evidence() -> None:
 
 
 @evidence.command("check")
-@click.argument("directory", type=DIRECTORY, required=False)
-@click.option("--dispute", "dispute_dir", type=DIRECTORY, help="The dispute directory (or DIR).")
+@click.argument("directory", type=DIRECTORY, required=False, metavar="[DIR]")
+@click.option(
+    "--dispute", "dispute_dir", type=DIRECTORY, metavar="DIR", help="The dispute directory."
+)
 @click.pass_context
 def check(ctx: click.Context, directory: Path | None, dispute_dir: Path | None) -> None:
     """Check the schema, hooks and scenarios evidence of the dispute in DIR.

@@ -11,6 +11,6 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "src"))
 
-from tribunal.bootstrap import run_script
+from tribunal.launch import launch
 
-run_script("hook", ["record", *sys.argv[1:]])
+launch("hook", "record_hook.py", ["record", *sys.argv[1:]])

@@ -1,0 +1,60 @@
+"""Model transports (L-7): one interface, one timeout policy, one registry.
+
+    from tribunal.core.transports import SeatRequest, TransportConfig, open_transport
+
+    transport = open_transport(TransportConfig.from_rung(rung), TransportContext(fleet_dir))
+    reply = transport.answer(SeatRequest(prompt=prompt, seat="defect"))
+
+`answer` returns a `Reply` (redacted text, finish reason, usage, status, raw tail, recorded
+flag) or raises a `RungFailure` whose `reason` is the L-6 code to record on the rung.
+"""
+
+from __future__ import annotations
+
+from tribunal.core.transports.base import (
+    Checkout,
+    Reply,
+    SeatRequest,
+    Transport,
+    TransportConfig,
+    TransportContext,
+    Usage,
+    missing_credentials,
+)
+from tribunal.core.transports.failures import (
+    Annulled,
+    NoCredentials,
+    NotAnswered,
+    OverCapacity,
+    Oversize,
+    RungFailure,
+    Truncated,
+    Unreadable,
+)
+from tribunal.core.transports.registry import (
+    TransportRegistry,
+    default_registry,
+    open_transport,
+)
+
+__all__ = [
+    "Annulled",
+    "Checkout",
+    "NoCredentials",
+    "NotAnswered",
+    "OverCapacity",
+    "Oversize",
+    "Reply",
+    "RungFailure",
+    "SeatRequest",
+    "Transport",
+    "TransportConfig",
+    "TransportContext",
+    "TransportRegistry",
+    "Truncated",
+    "Unreadable",
+    "Usage",
+    "default_registry",
+    "missing_credentials",
+    "open_transport",
+]

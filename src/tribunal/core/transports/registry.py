@@ -22,6 +22,7 @@ BUILTIN_MODULES = (
     "tribunal.core.transports.openai",
     "tribunal.core.transports.anthropic",
     "tribunal.core.transports.ollama",
+    "tribunal.core.transports.command",
 )
 
 

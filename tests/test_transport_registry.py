@@ -80,7 +80,7 @@ def test_from_rung_copies_by_name() -> None:
 
 
 def test_default_registry_holds_the_l1_transports() -> None:
-    assert default_registry().names() == ["anthropic", "command", "ollama", "openai"]
+    assert default_registry().names() == ["anthropic", "command", "ollama", "openai", "replay"]
 
 
 def test_unknown_transport_is_bad_input() -> None:

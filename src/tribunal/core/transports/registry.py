@@ -23,6 +23,7 @@ BUILTIN_MODULES = (
     "tribunal.core.transports.anthropic",
     "tribunal.core.transports.ollama",
     "tribunal.core.transports.command",
+    "tribunal.core.transports.replay",
 )
 
 

@@ -70,6 +70,7 @@ class Behaviour:
     extra: dict[str, Any] = field(default_factory=dict)  # merged into the reply object; None drops
     delay_s: float = 0.0
     size: int = 0
+    fill: str = "x"  # huge: the content repeated to fill the body (KEY_MARK replaced)
     then: Behaviour | None = None
 
 
@@ -108,9 +109,10 @@ def slow(seconds: float, then: Behaviour | None = None) -> Behaviour:
     return Behaviour("slow", delay_s=seconds, then=then or reply(VALID))
 
 
-def huge(size: int = 10 * 1024 * 1024) -> Behaviour:
-    """A well-formed reply whose content makes the body `size` bytes, streamed in chunks."""
-    return Behaviour("huge", size=size)
+def huge(size: int = 10 * 1024 * 1024, fill: str = "x") -> Behaviour:
+    """A well-formed reply whose content (`fill` repeated) makes the body `size` bytes,
+    streamed in chunks."""
+    return Behaviour("huge", size=size, fill=fill)
 
 
 def hang_up() -> Behaviour:
@@ -338,7 +340,7 @@ class _Handler(BaseHTTPRequestHandler):
             text = behaviour.text.replace(KEY_MARK, key)
             self._send(200, json.dumps(juror.reply_object(behaviour, text)))
         elif behaviour.kind == "huge":
-            self._send_huge(juror, behaviour)
+            self._send_huge(juror, behaviour, behaviour.fill.replace(KEY_MARK, key))
         else:
             raise AssertionError(f"unknown behaviour {behaviour.kind}")
 
@@ -356,7 +358,7 @@ class _Handler(BaseHTTPRequestHandler):
         self.end_headers()
         self.wfile.write(data)
 
-    def _send_huge(self, juror: JurorServer, behaviour: Behaviour) -> None:
+    def _send_huge(self, juror: JurorServer, behaviour: Behaviour, fill: str) -> None:
         marker = "\u2063"  # split the reply object around a placeholder content
         head, tail = json.dumps(juror.reply_object(behaviour, marker)).split(
             json.dumps(marker)[1:-1]
@@ -368,18 +370,18 @@ class _Handler(BaseHTTPRequestHandler):
         self.send_header("Content-Length", str(behaviour.size))
         self.end_headers()
         self.wfile.write(head_b)
-        for piece in _pieces(filler):
+        for piece in _pieces(filler, fill.encode()):
             if juror.stopping.is_set():
                 return
             self.wfile.write(piece)
         self.wfile.write(tail_b)
 
 
-def _pieces(total: int, size: int = 64 * 1024) -> Iterator[bytes]:
-    chunk = b"x" * size
+def _pieces(total: int, fill: bytes, size: int = 64 * 1024) -> Iterator[bytes]:
+    chunk = fill * max(1, size // len(fill))  # whole repetitions: no fill is split mid-way
     while total > 0:
-        yield chunk[: min(size, total)]
-        total -= size
+        yield chunk[:total]
+        total -= len(chunk)
 
 
 def closed_port() -> int:

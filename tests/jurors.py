@@ -58,6 +58,24 @@ VALID = '{"verdict": "pass", "lens": "defect", "findings": []}'
 KEY_MARK = "{key}"  # in a behaviour's text or body: replaced by the API key the request carried
 
 
+def verdict(
+    lens: str | None,
+    verdict: str = "pass",
+    findings: list[Any] | None = None,
+    checked: list[Any] | None = None,
+) -> str:
+    """A V-1 verdict as reply text; `lens=None` leaves `lens` out. For the S-1 rows: wrong lens
+    (`verdict("other")`), no lens, contradictory pass (`findings=[{"severity": "blocker", ...}]`),
+    string findings (`findings=["[major] a.py:3 claim"]`)."""
+    document: dict[str, Any] = {"verdict": verdict}
+    if lens is not None:
+        document["lens"] = lens
+    document["findings"] = findings or []
+    if checked is not None:
+        document["checked"] = checked
+    return json.dumps(document)
+
+
 @dataclass(frozen=True)
 class Behaviour:
     """One canned answer to one request (see the constructors below)."""
@@ -410,4 +428,5 @@ __all__ = [
     "reply",
     "slow",
     "status",
+    "verdict",
 ]

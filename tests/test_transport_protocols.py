@@ -7,17 +7,19 @@ from collections.abc import Iterator
 
 import pytest
 
-from tests.jurors import VALID, JurorServer, length, reply
+from tests.jurors import VALID, JurorServer, length, reply, verdict
 from tribunal.core.transports import (
     NoCredentials,
     OverCapacity,
     SeatRequest,
+    TransportConfig,
     Truncated,
     open_transport,
 )
 from tribunal.core.transports.base import DEFAULT_MAX_OUTPUT_TOKENS, TransportContext
 from tribunal.core.transports.ollama import ollama_base
 from tribunal.enums import RungReason
+from tribunal.errors import BadInput
 
 KEY = "sk-proto-abcdef0123456789"
 ENV = {"JUROR_KEY": KEY}
@@ -291,3 +293,34 @@ def test_ollama_release_unloads(ollama: JurorServer) -> None:
 )
 def test_ollama_base(host: str, base: str) -> None:
     assert ollama_base(host) == base
+
+
+@pytest.mark.parametrize("endpoint", ["127.0.0.1:8080/v1", "ftp://127.0.0.1/v1"])
+def test_an_endpoint_that_is_no_http_url_is_bad_input(endpoint: str) -> None:
+    """A fleet mistake is reported, not re-seated silently as a rung that did not answer."""
+    config = TransportConfig(id="gw", family="f", transport="openai", endpoint=endpoint)
+    with pytest.raises(BadInput) as caught:
+        open_transport(config, TransportContext(environ={})).answer(REQUEST)
+    assert caught.value.field == "endpoint"
+    assert "gw" in str(caught.value)
+
+
+def test_reply_json_form(openai: JurorServer) -> None:
+    text = verdict("defect", findings=["[minor] app.py:3 a claim"])
+    openai.script(reply(text, extra={"usage": {"prompt_tokens": 3}}))
+    answered = open_transport(openai.rung(), TransportContext(environ={})).answer(REQUEST)
+    assert answered.to_dict() == {
+        "rung": "openai-juror",
+        "text": text,
+        "finish_reason": "stop",
+        "usage": {
+            "prompt_tokens": 3,
+            "completion_tokens": None,
+            "cached_tokens": None,
+            "prompt_eval_count": None,
+        },
+        "status": 200,
+        "raw_tail": answered.raw_tail,
+        "recorded": False,
+    }
+    assert answered.raw_tail.endswith("}")

@@ -37,7 +37,8 @@ class DetachedWorktree:
         import git
 
         try:
-            head = git.Repo(self.path).git.rev_parse("HEAD")
+            with git.Repo(self.path) as linked:
+                head = linked.git.rev_parse("HEAD")
         except (git.InvalidGitRepositoryError, git.GitCommandError):
             head = "unreadable"  # the harness broke the worktree's link to its repository
         prints: dict[str, str] = {HEAD_ENTRY: head}

@@ -128,6 +128,18 @@ class Reply:
     raw_tail: str  # the last ≤ 2 KB of the raw reply, redacted
     recorded: bool = False
 
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON form (usage nulls kept)."""
+        return {
+            "rung": self.rung,
+            "text": self.text,
+            "finish_reason": self.finish_reason,
+            "usage": self.usage.to_dict(),
+            "status": self.status,
+            "raw_tail": self.raw_tail,
+            "recorded": self.recorded,
+        }
+
 
 @dataclass(frozen=True)
 class TransportContext:

@@ -19,6 +19,7 @@ from tribunal.core.redaction import raw_tail, redact
 from tribunal.core.transports.base import REPLY_CAP_BYTES
 from tribunal.core.transports.deadline import Deadline
 from tribunal.core.transports.failures import NotAnswered, OverCapacity, Oversize, Unreadable
+from tribunal.errors import BadInput
 
 if TYPE_CHECKING:
     import ssl
@@ -55,7 +56,7 @@ def post_json(
 
     Raises NotAnswered (connection refused, timeout, non-2xx), OverCapacity (400 saying the
     context is exceeded), Oversize (a 2xx body over 1 MiB) or Unreadable (a 2xx body that is
-    not a JSON object).
+    not a JSON object); BadInput (field `endpoint`) when `url` is not an http(s) URL.
     """
     import httpx
 
@@ -75,6 +76,10 @@ def post_json(
             data, cut = _read_capped(response, REPLY_CAP_BYTES if ok else ERROR_BODY_CAP, deadline)
     except httpx.TimeoutException:
         raise deadline.expired() from None
+    except (httpx.InvalidURL, httpx.UnsupportedProtocol) as error:
+        # a fleet mistake, not a rung that did not answer: re-seating would hide it (C-3)
+        message = redact(f"rung {rung!r}: endpoint {url!r} is not an http(s) URL: {error}", secrets)
+        raise BadInput(message, field="endpoint") from None
     except httpx.HTTPError as error:
         message = redact(f"{type(error).__name__}: {error}", secrets)
         raise NotAnswered(message, rung=rung) from None

@@ -91,6 +91,7 @@ def test_model_words_are_replies(server: JurorServer, text: str) -> None:
         (raw("<html>a proxy page, not the protocol</html>"), Unreadable, 200),
         (raw('{"hello": "world"}'), Unreadable, 200),
         (raw("[1, 2, 3]"), Unreadable, 200),
+        (raw("[" * 200_000), Unreadable, 200),
     ],
     ids=[
         "empty",
@@ -106,6 +107,7 @@ def test_model_words_are_replies(server: JurorServer, text: str) -> None:
         "non-json-body",
         "json-not-protocol",
         "json-array",
+        "json-too-deep",
     ],
 )
 def test_faults_land_on_their_failure(

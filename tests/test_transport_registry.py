@@ -4,6 +4,8 @@ maps a fleet rung one to one."""
 from __future__ import annotations
 
 import dataclasses
+import subprocess
+import sys
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -124,3 +126,17 @@ def test_missing_credentials_names_the_variable() -> None:
     assert missing_credentials(config, {"GATEWAY_KEY": "k"}) is None
     keyless = TransportConfig(id="r", family="f", transport="openai")
     assert missing_credentials(keyless, {}) is None
+
+
+def test_opening_transports_imports_no_http_client_or_git() -> None:
+    """C-1: httpx and GitPython load on the first call, not when a fleet is routed."""
+    code = (
+        "import sys\n"
+        "from tribunal.core.transports import TransportConfig, default_registry\n"
+        "registry = default_registry()\n"
+        "for name in registry.names():\n"
+        "    registry.open(TransportConfig(id='r', family='f', transport=name))\n"
+        "print(','.join(m for m in ('httpx', 'git') if m in sys.modules))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == ""

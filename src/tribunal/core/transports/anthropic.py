@@ -2,7 +2,8 @@
 
 `x-api-key` from the rung's `api_key_env`, `anthropic-version`, `max_tokens` from the answer
 budget, temperature 0, `params` merged into the body, `headers` applied, no client retries.
-`stop_reason: max_tokens` is a truncated reply (L-6).
+`stop_reason: max_tokens` is a truncated reply (L-6). Extended thinking is off unless `params`
+turn it on, so `reasoning: true` needs nothing sent to keep the verdict's budget whole.
 """
 
 from __future__ import annotations

@@ -100,7 +100,7 @@ def post_json(
         )
     try:
         parsed = json.loads(text)
-    except ValueError:
+    except (ValueError, RecursionError):  # a megabyte of `[[[[` nests deeper than the parser
         parsed = None
     if not isinstance(parsed, dict):
         raise Unreadable(

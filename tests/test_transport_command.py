@@ -126,7 +126,7 @@ def test_timeout_kills_the_process_group(repo: GitRepo, tmp_path: Path) -> None:
         "time.sleep(60)\n"
     )
     with pytest.raises(NotAnswered) as caught:
-        ask(repo, harness(code, timeout_s=1))
+        ask(repo, harness(code, timeout_s=1.5))
     assert "killed" in caught.value.message
     child = int(pid_file.read_text())
     assert _gone(child)

@@ -209,3 +209,22 @@ def test_no_retries(server: JurorServer) -> None:
     with pytest.raises(NotAnswered):
         ask(server, status(500))
     assert len(server.chat_requests()) == 1
+
+
+def test_the_juror_server_scripts_by_prompt_then_order_then_default(server: JurorServer) -> None:
+    """The fault server the S-1 table reuses: `when` rules first, then the script, then
+    `always`; an unscripted request is a 500, so no test passes by accident."""
+    transport = open_transport(server.rung(), TransportContext(environ={}))
+    server.when('"lens": "telemetry"', reply("telemetry words"))
+    server.script(reply("first"), reply("second"))
+    telemetry = SeatRequest(prompt='... "lens": "telemetry" ...', seat="telemetry")
+    assert transport.answer(telemetry).text == "telemetry words"
+    assert transport.answer(REQUEST).text == "first"
+    assert transport.answer(telemetry).text == "telemetry words"
+    assert transport.answer(REQUEST).text == "second"
+    with pytest.raises(NotAnswered) as caught:
+        transport.answer(REQUEST)
+    assert "no behaviour scripted" in caught.value.raw_tail
+    server.always(reply("again"))
+    assert transport.answer(REQUEST).text == "again"
+    assert [r.prompt for r in server.chat_requests()][:2] == [telemetry.prompt, REQUEST.prompt]

@@ -9,6 +9,7 @@ group; stdout is read no further than 1 MiB (then the group is killed too: `malf
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import subprocess
@@ -170,6 +171,8 @@ def run_harness(
     process.wait()
     for thread in threads:
         thread.join(timeout=_REAP_S)
+    process.stdout.close()
+    process.stderr.close()
     oversize = over.is_set()
     return HarnessRun(
         returncode=None if timed_out or oversize else process.returncode,
@@ -192,18 +195,20 @@ def _feed(pipe: IO[bytes], data: bytes) -> None:
 def _read_stdout(
     process: subprocess.Popen[bytes], pipe: IO[bytes], into: bytearray, over: threading.Event
 ) -> None:
-    while chunk := os.read(pipe.fileno(), _CHUNK):
-        into += chunk
-        if len(into) > REPLY_CAP_BYTES:  # L-6: read no further; memory stays bounded
-            over.set()
-            _kill_group(process)
-            return
+    with contextlib.suppress(OSError):  # the pipe closed under a reader that outlived its wait
+        while chunk := os.read(pipe.fileno(), _CHUNK):
+            into += chunk
+            if len(into) > REPLY_CAP_BYTES:  # L-6: read no further; memory stays bounded
+                over.set()
+                _kill_group(process)
+                return
 
 
 def _read_stderr(pipe: IO[bytes], into: bytearray) -> None:
-    while chunk := os.read(pipe.fileno(), _CHUNK):
-        into += chunk
-        del into[:-STDERR_KEEP]
+    with contextlib.suppress(OSError):
+        while chunk := os.read(pipe.fileno(), _CHUNK):
+            into += chunk
+            del into[:-STDERR_KEEP]
 
 
 def _kill_group(process: subprocess.Popen[bytes]) -> None:

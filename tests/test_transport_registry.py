@@ -19,6 +19,7 @@ from tribunal.core.transports import (
     TransportRegistry,
     Usage,
     default_registry,
+    key_values,
     missing_credentials,
     open_transport,
 )
@@ -140,3 +141,15 @@ def test_opening_transports_imports_no_http_client_or_git() -> None:
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == ""
+
+
+def test_key_values_are_what_a_convening_redacts() -> None:
+    configs = [
+        TransportConfig(id="a", family="f", transport="openai", api_key_env="A_KEY"),
+        TransportConfig(id="b", family="f", transport="openai", api_key_env="B_KEY"),
+        TransportConfig(id="c", family="f", transport="openai", api_key_env="A_KEY"),
+        TransportConfig(id="d", family="f", transport="openai", api_key_env="UNSET"),
+        TransportConfig(id="e", family="f", transport="replay"),
+    ]
+    environ = {"A_KEY": "ka", "B_KEY": "kb", "UNSET": "", "OTHER": "not a rung's"}
+    assert key_values(configs, environ) == ["ka", "kb"]

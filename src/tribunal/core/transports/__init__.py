@@ -19,6 +19,7 @@ from tribunal.core.transports.base import (
     TransportConfig,
     TransportContext,
     Usage,
+    key_values,
     missing_credentials,
 )
 from tribunal.core.transports.failures import (
@@ -55,6 +56,7 @@ __all__ = [
     "Unreadable",
     "Usage",
     "default_registry",
+    "key_values",
     "missing_credentials",
     "open_transport",
 ]

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import os
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
@@ -179,6 +179,14 @@ def missing_credentials(config: TransportConfig, environ: Mapping[str, str]) -> 
     if config.api_key_env and not environ.get(config.api_key_env):
         return config.api_key_env
     return None
+
+
+def key_values(configs: Iterable[TransportConfig], environ: Mapping[str, str]) -> list[str]:
+    """S-6: the value of every set API key variable the rungs name — what a convening redacts
+    from everything it writes or logs. Sorted, without duplicates or empty values."""
+    return sorted(
+        {environ[c.api_key_env] for c in configs if c.api_key_env and environ.get(c.api_key_env)}
+    )
 
 
 def answer_budget(config: TransportConfig, request: SeatRequest) -> int:

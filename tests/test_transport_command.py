@@ -24,7 +24,7 @@ from tribunal.core.transports import (
 )
 from tribunal.core.transports.base import REPLY_CAP_BYTES, TransportConfig, TransportContext
 from tribunal.core.worktree import detached_worktree
-from tribunal.enums import RungReason
+from tribunal.enums import ReasonCode
 from tribunal.errors import BadInput
 
 VERDICT = '{"verdict": "pass", "lens": "defect", "findings": []}'
@@ -99,7 +99,7 @@ def test_a_harness_that_writes_is_annulled(repo: GitRepo, code: str, changed: li
     config = harness(f"{code}\nprint({VERDICT!r})")
     with pytest.raises(Annulled) as caught:
         ask(repo, config)
-    assert caught.value.reason is RungReason.ANNULLED
+    assert caught.value.reason is ReasonCode.ANNULLED
     assert list(caught.value.changed_paths) == changed
     assert VERDICT in caught.value.raw_tail  # its words are kept for the next round
     assert worktrees(repo) == [f"worktree {repo.path}"]
@@ -178,7 +178,7 @@ def test_a_flood_is_read_no_further_than_one_mebibyte(repo: GitRepo) -> None:
     )
     with pytest.raises(Oversize) as caught:
         ask(repo, harness(code))
-    assert caught.value.reason is RungReason.MALFORMED
+    assert caught.value.reason is ReasonCode.MALFORMED
     assert len(caught.value.raw_tail) <= 2048
 
 

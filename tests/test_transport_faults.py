@@ -41,7 +41,7 @@ from tribunal.core.transports import (
     open_transport,
 )
 from tribunal.core.transports.base import REPLY_CAP_BYTES, TransportContext
-from tribunal.enums import RungReason
+from tribunal.enums import ReasonCode
 
 KEY = "sk-juror-0123456789abcdef"
 ENV = {"JUROR_KEY": KEY}
@@ -121,11 +121,11 @@ def test_faults_land_on_their_failure(
 
 
 def test_reason_codes_are_the_l6_words() -> None:
-    assert Truncated.reason is RungReason.TRUNCATED
-    assert NotAnswered.reason is RungReason.NOT_ANSWERED
-    assert OverCapacity.reason is RungReason.CAPACITY
-    assert Unreadable.reason is RungReason.MALFORMED
-    assert Oversize.reason is RungReason.MALFORMED  # L-6: a reply over 1 MiB is malformed
+    assert Truncated.reason is ReasonCode.TRUNCATED
+    assert NotAnswered.reason is ReasonCode.NOT_ANSWERED
+    assert OverCapacity.reason is ReasonCode.CAPACITY
+    assert Unreadable.reason is ReasonCode.MALFORMED
+    assert Oversize.reason is ReasonCode.MALFORMED  # L-6: a reply over 1 MiB is malformed
 
 
 def test_a_failure_keeps_the_reply_tail(server: JurorServer) -> None:
@@ -178,7 +178,7 @@ def test_ten_megabytes_are_read_no_further_than_one(server: JurorServer) -> None
         tracemalloc.stop()
     assert peak < 6 * REPLY_CAP_BYTES  # far below the 10 MB sent
     assert caught.value.status == 200
-    assert caught.value.reason is RungReason.MALFORMED
+    assert caught.value.reason is ReasonCode.MALFORMED
     assert len(caught.value.raw_tail.encode()) <= 2048
 
 

@@ -18,7 +18,7 @@ from tribunal.core.transports import (
 )
 from tribunal.core.transports.base import DEFAULT_MAX_OUTPUT_TOKENS, TransportContext
 from tribunal.core.transports.ollama import ollama_base
-from tribunal.enums import RungReason
+from tribunal.enums import ReasonCode
 from tribunal.errors import BadInput
 
 KEY = "sk-proto-abcdef0123456789"
@@ -180,7 +180,7 @@ def test_unset_key_is_no_credentials_before_any_request(protocol: str) -> None:
         with pytest.raises(NoCredentials) as caught:
             open_transport(config, TransportContext(environ={"JUROR_KEY": ""})).answer(REQUEST)
         assert server.requests == []
-    assert caught.value.reason is RungReason.NO_CREDENTIALS
+    assert caught.value.reason is ReasonCode.NO_CREDENTIALS
     assert "JUROR_KEY" in caught.value.message
 
 

@@ -381,16 +381,3 @@ class CheckStatus(StrEnum):
     DECIDED = "decided"  # this rule decided the round
     NOT_MET = "not_met"  # the rule was weighed and did not decide
     NOT_REACHED = "not_reached"  # an earlier rule decided first
-
-
-class RungReason(StrEnum):
-    """L-6: the reason code recorded on a rung that did not seat (skipped or rejected)."""
-
-    BUILDER_FAMILY = "builder_family"  # skipped before dispatch: the builder's family (L-2)
-    CAPACITY = "capacity"  # cannot hold prompt + answer, or a 400 saying the context is exceeded
-    NO_CREDENTIALS = "no_credentials"  # its API key variable is not set
-    WRONG_LENS = "wrong_lens"  # a verdict for another lens
-    TRUNCATED = "truncated"  # empty content, finish_reason length, a filled Ollama window
-    MALFORMED = "malformed"  # answered badly (REFUSE, one shot): no verdict, a reply over 1 MiB
-    NOT_ANSWERED = "not_answered"  # refused connection, timeout, HTTP 5xx/429/4xx
-    ANNULLED = "annulled"  # a harness rung changed bytes of its worktree

@@ -9,14 +9,14 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from tribunal.enums import RungReason
+from tribunal.enums import ReasonCode
 from tribunal.errors import TribunalError
 
 
 class RungFailure(TribunalError):
     """A rung gave no usable reply; `reason` is its L-6 code."""
 
-    reason: RungReason = RungReason.NOT_ANSWERED
+    reason: ReasonCode = ReasonCode.NOT_ANSWERED
 
     def __init__(
         self, message: str, *, rung: str, status: int | None = None, raw_tail: str = ""
@@ -36,28 +36,28 @@ class NotAnswered(RungFailure):
     """Never answered: connection refused, timeout, HTTP 5xx, 429, 401 or any other 4xx, a
     harness that failed, or a replay file without the seat's key. The walk re-seats."""
 
-    reason = RungReason.NOT_ANSWERED
+    reason = ReasonCode.NOT_ANSWERED
 
 
 class OverCapacity(RungFailure):
     """The rung cannot hold prompt + answer (known before the call), or refused the input as too
     long (HTTP 400 saying the context is exceeded). A type, not a hold: the walk goes on."""
 
-    reason = RungReason.CAPACITY
+    reason = ReasonCode.CAPACITY
 
 
 class Truncated(RungFailure):
     """Nothing usable because of the transport: empty content, `finish_reason: length`, or a
     filled Ollama window (L-3)."""
 
-    reason = RungReason.TRUNCATED
+    reason = ReasonCode.TRUNCATED
 
 
 class Unreadable(RungFailure):
     """The server answered, but not in its protocol (a 2xx body that is no reply object). The
     rung answered badly: one shot, REFUSE (`malformed`)."""
 
-    reason = RungReason.MALFORMED
+    reason = ReasonCode.MALFORMED
 
 
 class Oversize(Unreadable):
@@ -67,13 +67,13 @@ class Oversize(Unreadable):
 class NoCredentials(RungFailure):
     """The rung names an API key variable that is not set; raised before any request."""
 
-    reason = RungReason.NO_CREDENTIALS
+    reason = ReasonCode.NO_CREDENTIALS
 
 
 class Annulled(RungFailure):
     """A harness rung changed bytes of its worktree: its verdict is annulled (L-6)."""
 
-    reason = RungReason.ANNULLED
+    reason = ReasonCode.ANNULLED
 
     def __init__(
         self,

@@ -1,0 +1,238 @@
+"""The run dir of a convening (B-5, S-3): claimed with `.tribunal-stamp` before anything in it is
+swept, written file by file as seats finish, completed by `summary.json` written last.
+
+- A dir holding tribunal-shaped files without our stamp is refused (BadInput, exit 2), the files
+  and the remedy named, nothing deleted. Besides `verdict_*.json` and `summary.json` (B-5's two
+  shapes) that covers every other name a convening writes (`judgment.md`, `envelope.md`,
+  `manifest.json`, `routing.json`, `history/`): writing into such a dir would overwrite a file
+  that is not ours.
+- A dir holding only foreign files is used; its files are never touched (nor its mode changed).
+- Convening again into a dir we stamped sweeps the earlier run: its `judgment.md` and
+  `summary.json` move to `history/<run_id>/`, its other run files are deleted, foreign files stay.
+- Every file is written atomically with mode 0600, every dir we create is 0700 (C-4).
+- A run dir without `summary.json` is recognisably incomplete; verdicts already written stay
+  whole after a crash or `kill -9` (S-3).
+
+The run_id is random (C-6: on a replay fleet the outputs of two convenings differ only in it).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import secrets
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from tribunal.atomic import dump_json, write_atomic
+from tribunal.core.seat_record import SeatRecord
+from tribunal.errors import BadInput
+
+STAMP_NAME = ".tribunal-stamp"
+SUMMARY_NAME = "summary.json"
+JUDGMENT_NAME = "judgment.md"
+ROUTING_NAME = "routing.json"
+ENVELOPE_NAMES = ("envelope.md", "manifest.json")
+HISTORY_DIR = "history"
+FILE_MODE = 0o600  # B-5: owner-only, everything the court writes
+DIR_MODE = 0o700
+STAMP_TOOL = "tribunal"
+
+# The files of one run, by name; verdicts by pattern. Kept in history: judgment and summary.
+RUN_FILES = (SUMMARY_NAME, JUDGMENT_NAME, ROUTING_NAME, *ENVELOPE_NAMES)
+KEPT_IN_HISTORY = (JUDGMENT_NAME, SUMMARY_NAME)
+_VERDICT = re.compile(r"verdict_[A-Za-z0-9][A-Za-z0-9_.-]*\.json\Z")
+_LENS = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]*\Z")  # the fleet schema's `name`
+_RUN_ID = re.compile(r"[A-Za-z0-9_-]{1,64}\Z")  # also safe as a history/<run_id> dir name
+_FRONT_RUN_ID = re.compile(r"^run_id:\s*['\"]?([A-Za-z0-9_-]{1,64})['\"]?\s*$", re.M)
+# `write_atomic`'s temporary files: `.<name>.<random>.tmp`.
+_TEMPORARY = re.compile(r"\.(.+)\.[^.]+\.tmp\Z")
+RUN_ID_BYTES = 8
+
+
+def new_run_id() -> str:
+    """A fresh random run id (16 hex characters)."""
+    return secrets.token_hex(RUN_ID_BYTES)
+
+
+def verdict_name(lens: str) -> str:
+    """`verdict_<lens>.json`. Raises BadInput when `lens` is not a safe file-name part."""
+    if not _LENS.match(lens):
+        raise BadInput(f"lens id {lens!r} cannot name a verdict file", field="lens")
+    return f"verdict_{lens}.json"
+
+
+def is_verdict_name(name: str) -> bool:
+    """True when `name` has the shape of a verdict file."""
+    return _VERDICT.match(name) is not None
+
+
+@dataclass(frozen=True)
+class RunDir:
+    """A claimed run dir: every write goes through it, so every file is 0600 and atomic."""
+
+    path: Path
+    run_id: str
+    swept_run_id: str | None = None  # the earlier run whose files were swept, if any
+
+    def write_text(self, name: str, text: str) -> Path:
+        """Write `text` to `name` inside the run dir (atomic, 0600); return the path."""
+        target = self.path / name
+        write_atomic(target, text, mode=FILE_MODE, dir_mode=DIR_MODE)
+        return target
+
+    def write_json(self, name: str, document: Any) -> Path:
+        """Write `document` as JSON to `name` inside the run dir (atomic, 0600)."""
+        return self.write_text(name, dump_json(document))
+
+    def write_verdict(self, record: SeatRecord) -> Path:
+        """B-1: `verdict_<lens>.json` — the SeatRecord with this run's `run_id` — written as the
+        seat finishes, so a later crash never loses it. Raises BadInput for an unsafe lens id."""
+        name = verdict_name(record.lens)
+        return self.write_json(name, {"run_id": self.run_id, **record.to_dict()})
+
+    def write_summary(self, document: Mapping[str, Any]) -> Path:
+        """B-5: `summary.json`, written LAST: its presence marks the run complete."""
+        if document.get("run_id") != self.run_id:
+            raise ValueError("summary.json must carry this run's run_id")
+        return self.write_json(SUMMARY_NAME, dict(document))
+
+    @property
+    def complete(self) -> bool:
+        """True once `summary.json` is written."""
+        return is_complete(self.path)
+
+
+def is_complete(path: Path) -> bool:
+    """True when the run dir at `path` holds `summary.json` (S-3: else it is incomplete)."""
+    return (Path(path) / SUMMARY_NAME).is_file()
+
+
+def read_stamp(path: Path) -> str | None:
+    """The run_id in `path/.tribunal-stamp`, or None when there is no stamp.
+
+    Raises BadInput when a `.tribunal-stamp` exists but is not ours (not a tribunal stamp).
+    """
+    stamp = Path(path) / STAMP_NAME
+    if not stamp.exists():
+        return None
+    try:
+        data = json.loads(stamp.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, ValueError):
+        data = None
+    run_id = data.get("run_id") if isinstance(data, dict) else None
+    if (
+        not isinstance(data, dict)
+        or data.get("tool") != STAMP_TOOL
+        or not isinstance(run_id, str)
+        or not _RUN_ID.match(run_id)
+    ):
+        raise BadInput(
+            "not a tribunal stamp; nothing was touched. Remove it, or give --out a fresh directory",
+            source=str(stamp),
+        )
+    return run_id
+
+
+def tribunal_shaped(path: Path) -> list[str]:
+    """Names in `path` (sorted) a convening would write or sweep: run files, verdicts, history."""
+    names = []
+    for entry in sorted(Path(path).iterdir(), key=lambda entry: entry.name):
+        name = entry.name
+        if name in RUN_FILES or is_verdict_name(name) or name == HISTORY_DIR:
+            names.append(name)
+    return names
+
+
+def claim(path: Path, *, run_id: str | None = None, label: str | None = None) -> RunDir:
+    """Claim `path` for a new run: stamp it, then sweep an earlier run of ours out of it.
+
+    `run_id` fixes the new run id (tests); `label` names the dir in messages (C-8). Returns the
+    RunDir. Raises BadInput (nothing written, nothing deleted) when `path` is not a directory,
+    or holds tribunal-shaped files without our stamp, or holds a stamp that is not ours.
+    """
+    path = Path(path)
+    shown = label if label is not None else str(path)
+    run_id = run_id if run_id is not None else new_run_id()
+    if not _RUN_ID.match(run_id):
+        raise BadInput(f"run id {run_id!r}: letters, digits, _ or - (at most 64)", field="run_id")
+    if path.exists() and not path.is_dir():
+        raise BadInput("is not a directory", source=shown, field="--out")
+    previous: str | None = None
+    if path.is_dir():
+        previous = read_stamp(path)
+        if previous is None:
+            shaped = tribunal_shaped(path)
+            if shaped:
+                # B-5: never sweep what we did not stamp; name the files and the way out.
+                raise BadInput(
+                    f"holds tribunal-shaped files without a {STAMP_NAME}: {', '.join(shaped)}; "
+                    "nothing was deleted. Give --out a fresh directory, or move these files "
+                    "away if they are yours to discard",
+                    source=shown,
+                    field="--out",
+                )
+        else:
+            os.chmod(path, DIR_MODE)  # ours: keep it owner-only
+    else:
+        path.mkdir(parents=True, mode=DIR_MODE)
+        os.chmod(path, DIR_MODE)  # the umask may have narrowed it; never widened
+    # B-5: the stamp first — once it is written the dir is ours, whatever the sweep meets.
+    write_atomic(path / STAMP_NAME, _stamp_text(run_id), mode=FILE_MODE, dir_mode=DIR_MODE)
+    if previous is not None:
+        _sweep(path, previous)
+    return RunDir(path=path, run_id=run_id, swept_run_id=previous)
+
+
+def _stamp_text(run_id: str) -> str:
+    return dump_json({"tool": STAMP_TOOL, "run_id": run_id})
+
+
+def _sweep(path: Path, stamped: str) -> None:
+    """Move the earlier run's judgment and summary to `history/<run_id>/`, delete its other run
+    files. Idempotent: a sweep cut short by a crash is finished by the next claim."""
+    for name in KEPT_IN_HISTORY:
+        source = path / name
+        if not source.is_file():
+            continue
+        # The run id the file itself carries wins over the stamp's: after a claim cut short,
+        # the stamp may already name a run that never wrote this file.
+        owner = _file_run_id(source) or stamped
+        history = path / HISTORY_DIR / owner
+        history.mkdir(parents=True, exist_ok=True, mode=DIR_MODE)
+        os.chmod(path / HISTORY_DIR, DIR_MODE)
+        os.chmod(history, DIR_MODE)
+        os.replace(source, history / name)
+    for entry in sorted(path.iterdir(), key=lambda entry: entry.name):
+        if entry.is_file() and _swept(entry.name):
+            entry.unlink()
+
+
+def _swept(name: str) -> bool:
+    """A run file of ours, or the temporary file of a write a crash cut short (C-4)."""
+    if name in RUN_FILES or is_verdict_name(name):
+        return True
+    match = _TEMPORARY.match(name)
+    return match is not None and (match[1] in RUN_FILES or is_verdict_name(match[1]))
+
+
+def _file_run_id(path: Path) -> str | None:
+    """The run_id a summary.json or judgment.md carries, when it is readable and safe."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return None
+    found: Any = None
+    if path.name == SUMMARY_NAME:
+        try:
+            data = json.loads(text)
+        except ValueError:
+            return None
+        found = data.get("run_id") if isinstance(data, dict) else None
+    else:
+        match = _FRONT_RUN_ID.search(text.split("\n---", 1)[0])
+        found = match.group(1) if match else None
+    return found if isinstance(found, str) and _RUN_ID.match(found) else None

@@ -71,6 +71,57 @@ class Outcome(StrEnum):
     HOLD = "HOLD"
     LAND = "LAND"
 
+    @property
+    def exit_code(self) -> ExitCode:
+        """B-1/C-2: LAND 0, ITERATE 1, INVALID/ESCALATE/HOLD 3 (no verdict reachable)."""
+        return {
+            "INVALID": ExitCode.NO_VERDICT,
+            "ESCALATE": ExitCode.NO_VERDICT,
+            "ITERATE": ExitCode.NEGATIVE,
+            "HOLD": ExitCode.NO_VERDICT,
+            "LAND": ExitCode.OK,
+        }[self.value]
+
+    @property
+    def judgment_verdict(self) -> JudgmentVerdict:
+        """B-1: the verdict `judgment.md` carries — APPROVE only for LAND, DENY for ITERATE."""
+        return {
+            "INVALID": JudgmentVerdict.DEFERRED,
+            "ESCALATE": JudgmentVerdict.DEFERRED,
+            "ITERATE": JudgmentVerdict.DENY,
+            "HOLD": JudgmentVerdict.DEFERRED,
+            "LAND": JudgmentVerdict.APPROVE,
+        }[self.value]
+
+
+class ProofName(StrEnum):
+    """B-4 proofs, in the order the harness runs them (`summary.proofs[].name`)."""
+
+    RED_FIRST = "red_first"
+    TESTS_UNCHANGED = "tests_unchanged"
+    GREEN = "green"
+    REGRESSION = "regression"
+    FAKE_GREEN = "fake_green"
+
+    @property
+    def failure_code(self) -> str:
+        """B-4: the claim of the `harness` blocker finding a false proof becomes."""
+        return {
+            "red_first": "red_first_failed",
+            "tests_unchanged": "tests_changed",
+            "green": "not_green",
+            "regression": "regression",
+            "fake_green": "fake_green",
+        }[self.value]
+
+
+class ProofsState(StrEnum):
+    """B-4: what became of the proofs of a convening."""
+
+    RAN = "ran"  # every proof ran and is recorded (ok true or false)
+    NOT_RUN = "not_run"  # some proof could not run (no `red` commit): at best HOLD
+    SKIPPED = "skipped"  # `--no-proofs`: counted as held, and every report names it
+
 
 class MatrixSignal(StrEnum):
     """T-7 `summary.signal`."""
@@ -164,6 +215,7 @@ class ReasonKind(StrEnum):
     MANUAL = "manual"
     PRECEDENT = "precedent"
     PRECEDENT_CONFLICT = "precedent_conflict"
+    OUTCOME = "outcome"  # B-1: the blind court's reason, `outcome:<land|iterate|...>`
 
     @property
     def takes_argument(self) -> bool:

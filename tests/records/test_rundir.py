@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.records.seats import EIGHT, passed
+from tests.blind_seats import EIGHT, passed
 from tribunal.documents import first_schema_error
 from tribunal.errors import BadInput
 from tribunal.records.rundir import (
@@ -184,7 +184,7 @@ def test_history_dir_name_comes_from_the_file_not_a_hostile_value(tmp_path: Path
 WRITER = """
 import sys, time
 sys.path.insert(0, {src!r})
-from tests.records.seats import passed
+from tests.blind_seats import passed
 from tribunal.records.rundir import claim
 run = claim({out!r}, run_id={run_id!r})
 lenses = {lenses!r}

@@ -1,0 +1,54 @@
+"""B-3 fingerprints: which differences make a different finding, and which do not."""
+
+from __future__ import annotations
+
+from tribunal.courts.findings import (
+    fingerprint,
+    harness_finding,
+    normalise_claim,
+    normalise_location,
+)
+from tribunal.enums import ProofName, Severity
+
+
+def test_case_whitespace_quotes_and_trailing_punctuation_do_not_matter() -> None:
+    assert fingerprint("Empty  list\ncrashes `parse`.", "src/a.py:3") == fingerprint(
+        "empty list crashes parse", "src/a.py:3"
+    )
+    assert normalise_claim("  The “guard” is   MISSING. ") == "the guard is missing"
+
+
+def test_lines_move_as_the_fix_lands() -> None:
+    assert fingerprint("crash", "src/a.py:3") == fingerprint("crash", "src/a.py:41")
+    assert fingerprint("crash at line 3", "src/a.py") == fingerprint("crash at line 9", "src/a.py")
+    assert fingerprint("see lines 3-5", None) == fingerprint("see lines 10 - 12", None)
+    assert fingerprint("see src/a.py:3 first", None) == fingerprint("see src/a.py:8 first", None)
+    assert fingerprint("L12 drops the error", None) == fingerprint("l40 drops the error", None)
+
+
+def test_other_digits_are_kept() -> None:
+    assert fingerprint("returns HTTP 404", None) != fingerprint("returns HTTP 500", None)
+    assert fingerprint("off by 1", "a.py:1") != fingerprint("off by 2", "a.py:1")
+
+
+def test_location_is_the_path_case_kept() -> None:
+    assert normalise_location("./src\\a.py:12") == "src/a.py"
+    assert normalise_location("src/a.py:3-9") == "src/a.py"
+    assert normalise_location(None) == ""
+    assert fingerprint("crash", "src/a.py:3") != fingerprint("crash", "src/b.py:3")
+    assert fingerprint("crash", "src/A.py:3") != fingerprint("crash", "src/a.py:3")
+    assert fingerprint("crash", None) != fingerprint("crash", "src/a.py:3")
+
+
+def test_fingerprints_are_sixteen_hex_characters() -> None:
+    key = fingerprint("crash", "src/a.py:3")
+    assert len(key) == 16
+    int(key, 16)
+
+
+def test_a_false_proof_is_a_harness_blocker() -> None:
+    item = harness_finding(ProofName.TESTS_UNCHANGED, "tests/test_a.py differs")
+    assert item.lens == "harness"
+    assert item.severity is Severity.BLOCKER
+    assert item.finding.claim == "tests_changed"
+    assert item.to_dict()["fingerprint"] == fingerprint("tests_changed", None)

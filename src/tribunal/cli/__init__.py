@@ -35,6 +35,7 @@ COMMANDS: dict[str, str] = {
     "init": "tribunal.cli.init:init",
     "precedent": "tribunal.cli.precedent:precedent",
     "records": "tribunal.cli.records:records",
+    "adjudicate": "tribunal.cli.adjudicate:adjudicate",
 }
 
 

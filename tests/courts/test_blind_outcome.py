@@ -270,3 +270,11 @@ def test_proofs_from_entries_rejects_unknown_names_and_oks() -> None:
     proofs = Proofs.from_entries([{"name": "green", "ok": True, "detail": "3 passed"}])
     assert proofs.entries == (Proof(ProofName.GREEN, True, "3 passed"),)
     assert proofs.to_list() == [{"name": "green", "ok": True, "detail": "3 passed"}]
+
+
+def test_a_lens_without_a_seat_record_holds() -> None:
+    seven = all_pass()[:7]
+    decision = decide(seven, GREEN, lenses=EIGHT)
+    assert decision.outcome is Outcome.HOLD
+    assert decision.reasons == (f"lens {EIGHT[7]} has no seat record",)
+    assert decide(all_pass(), GREEN, lenses=EIGHT).outcome is Outcome.LAND

@@ -255,3 +255,18 @@ def test_a_claim_cut_short_files_the_earlier_summary_under_its_own_run_id(
     assert (out / "history" / "old" / "summary.json").is_file()
     assert (out / "history" / "old" / "judgment.md").is_file()
     assert not (out / "history" / "cut").exists()
+
+
+def test_routing_and_envelope_are_written_owner_only_with_the_run_id(tmp_path: Path) -> None:
+    from tribunal.core.envelope import Envelope
+
+    run = claim(tmp_path / "out", run_id="r9")
+    routing = run.write_routing({"fleet": "fleet.yaml", "lenses": []})
+    assert json.loads(routing.read_text()) == {"run_id": "r9", "fleet": "fleet.yaml", "lenses": []}
+    envelope = Envelope("repo", "a" * 40, "b" * 40, "c" * 64, (), (), "# envelope\n")
+    run.write_envelope(envelope)
+    for name in ("routing.json", "envelope.md", "manifest.json"):
+        assert mode(run.path / name) == 0o600
+    # All three are run files: the next claim sweeps them.
+    claim(run.path)
+    assert not any((run.path / name).exists() for name in ("routing.json", "envelope.md"))

@@ -164,10 +164,12 @@ def decide(
     *,
     flags: Flags = Flags(),
     ledger: LedgerView | None = None,
+    lenses: Sequence[str] = (),
 ) -> BlindDecision:
     """B-1: the outcome of round `ledger.round` (1 without a ledger) over `seats`.
 
-    Returns the BlindDecision; raises nothing.
+    `lenses` names the lenses that had to sit: one without a SeatRecord holds (a seat lost
+    without a record is never a pass). Returns the BlindDecision; raises nothing.
     """
     ledger = ledger if ledger is not None else LedgerView.first_round()
     refuted = frozenset(ledger.refuted)
@@ -178,6 +180,8 @@ def decide(
 
     iterate = _iterate_reasons(seats, proofs, refuted)
     hold = _hold_reasons(seats, proofs, flags, degraded)
+    sat = {seat.lens for seat in seats}
+    hold += [f"lens {lens} has no seat record" for lens in lenses if lens not in sat]
     escalate: list[str] = []
     if iterate or hold:  # the round would not otherwise LAND
         if ledger.round >= flags.max_rounds:

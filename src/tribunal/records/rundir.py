@@ -25,11 +25,14 @@ import secrets
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from tribunal.atomic import dump_json, write_atomic
 from tribunal.core.seat_record import SeatRecord
 from tribunal.errors import BadInput
+
+if TYPE_CHECKING:
+    from tribunal.core.envelope import Envelope
 
 STAMP_NAME = ".tribunal-stamp"
 SUMMARY_NAME = "summary.json"
@@ -93,6 +96,15 @@ class RunDir:
         seat finishes, so a later crash never loses it. Raises BadInput for an unsafe lens id."""
         name = verdict_name(record.lens)
         return self.write_json(name, {"run_id": self.run_id, **record.to_dict()})
+
+    def write_routing(self, document: Mapping[str, Any]) -> Path:
+        """B-1: `routing.json` — the routing table (`Routing.to_dict()`) with this run's
+        `run_id` first."""
+        return self.write_json(ROUTING_NAME, {"run_id": self.run_id, **document})
+
+    def write_envelope(self, envelope: Envelope) -> None:
+        """B-1: `envelope.md` and `manifest.json`, owner-only like every file of the run."""
+        envelope.write(self.path, mode=FILE_MODE)
 
     def write_summary(self, document: Mapping[str, Any]) -> Path:
         """B-5: `summary.json`, written LAST: its presence marks the run complete."""

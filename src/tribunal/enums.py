@@ -138,6 +138,31 @@ class SuiteRunner(StrEnum):
     GENERIC = "generic"
 
 
+class ProofStatus(StrEnum):
+    """B-4: what became of one proof. Only `held` is `ok`; only `failed` is a finding."""
+
+    HELD = "held"
+    FAILED = "failed"
+    NOT_RUN = "not_run"  # needs a `red` commit (or a `test_command`) the contract does not name
+    INVALID = "invalid"  # a run could not run cleanly: cap, signal, pytest exit 2-5 (B-1)
+
+
+class TestOutcome(StrEnum):
+    """B-4: one test's outcome in a suite run (pytest JUnit XML); worst first."""
+
+    __test__ = False  # not a pytest test class, whatever its name
+
+    ERROR = "error"  # an error in setup/teardown, or its file failed to collect
+    FAILED = "failed"
+    SKIPPED = "skipped"  # skip and xfail: never a pass
+    PASSED = "passed"
+
+    @property
+    def fails(self) -> bool:
+        """True for a test that failed or errored (red at `red`, again under fake_green)."""
+        return self in (TestOutcome.ERROR, TestOutcome.FAILED)
+
+
 class FileRole(StrEnum):
     """E-1 manifest `files[].role`: why a file is in the envelope."""
 

@@ -67,12 +67,19 @@ class Contract:
             path == entry or path.startswith(entry.rstrip("/") + "/") for entry in self.tests
         )
 
-    def render_test_command(self, tests: Sequence[str] = (), junit: str = "") -> str | None:
-        """`test_command` with `{tests}` replaced by the space-joined `tests` and `{junit}` by
-        `junit`; None when the contract has no test command."""
+    def render_test_command(
+        self, tests: Sequence[str] = (), junit: str = "", python: str = "python"
+    ) -> str | None:
+        """`test_command` with `{tests}` replaced by the space-joined `tests`, `{junit}` by
+        `junit` and `{python}` by `python` (B-4 passes the interpreter tribunal runs on); None
+        when the contract has no test command."""
         if self.test_command is None:
             return None
-        return self.test_command.replace("{tests}", " ".join(tests)).replace("{junit}", junit)
+        return (
+            self.test_command.replace("{tests}", " ".join(tests))
+            .replace("{junit}", junit)
+            .replace("{python}", python)
+        )
 
 
 def is_conventional_test_file(path: str) -> bool:

@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from tribunal.enums import ProofName, ProofStatus, Severity
+from tribunal.enums import Outcome, ProofName, ProofStatus, Severity
 from tribunal.evidence.suite_run import SuiteRun
 
 HARNESS_LENS = "harness"
@@ -93,6 +93,18 @@ class ProofReport:
     def not_run(self) -> list[str]:
         """Names of the proofs that were not run (no `red`, no `test_command`): at best HOLD."""
         return [r.name.value for r in self.records if r.status is ProofStatus.NOT_RUN]
+
+    @property
+    def outcome(self) -> Outcome:
+        """B-1: the outcome the proofs alone allow, first that applies: INVALID (a run did not
+        run cleanly), ITERATE (a proof failed), HOLD (a proof was not run), else LAND."""
+        if self.invalid is not None:
+            return Outcome.INVALID
+        if self.findings:
+            return Outcome.ITERATE
+        if self.not_run:
+            return Outcome.HOLD
+        return Outcome.LAND
 
     @property
     def held(self) -> bool:

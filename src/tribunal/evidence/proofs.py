@@ -117,8 +117,10 @@ class _Prover:
         detail = run.summary() + (f"; failing: {failing}" if failing else "")
         if run.invalid is not None:
             return ProofRecord(name, ProofStatus.INVALID, detail)
-        status = ProofStatus.HELD if run.fails else ProofStatus.FAILED
-        return ProofRecord(name, status, detail, run.summary(), self.to_run[0])
+        if run.fails:
+            return ProofRecord(name, ProofStatus.HELD, detail)
+        detail = f"no new test fails or errors {run.summary()}"
+        return ProofRecord(name, ProofStatus.FAILED, detail, run.summary(), self.to_run[0])
 
     def tests_unchanged(self) -> ProofRecord:
         assert self.red is not None
@@ -152,6 +154,7 @@ class _Prover:
             return ProofRecord(name, ProofStatus.HELD, detail)
         # B-4: new tests failing at head are `not_green`, never INVALID.
         not_passing = run.not_passing
+        detail = f"not every new test passes {detail}"
         if not_passing:
             detail += f"; not passing: {_named(not_passing)}"
         location = file_of(not_passing[0]) if not_passing else self.to_run[0]
@@ -192,21 +195,20 @@ class _Prover:
         changed = tuple(sorted(change.path for change in changes))
         tree = self.git.checkout("fake_green", self.head)
         self.git.restore(tree, self.red, changes)
-        run = self._run_in(tree, "head with non-test changes since red undone", self.head)
+        run = self._run_in(tree, "head with the fix undone", self.head)
         detail = run.summary()
         if not changed:
             detail = f"no non-test file changed since red; {detail}"
         if run.invalid is not None:
             return ProofRecord(name, ProofStatus.INVALID, detail, changed_paths=changed)
         still = self._still_passing(run)
-        if still is None:
-            held = run.fails
-        else:
-            held = not still
-            if still:
-                detail += f"; red at red, passing without the fix: {_named(still)}"
+        held = not still if still is not None else run.fails
+        if still:
+            detail = f"red at red, passing with the fix undone: {_named(still)}; {detail}"
+        elif not held:
+            detail = f"no new test fails with the fix undone; {detail}"
         status = ProofStatus.HELD if held else ProofStatus.FAILED
-        evidence = f"restored to red: {', '.join(changed) or 'nothing'}; {run.summary()}"
+        evidence = f"put back to red: {', '.join(changed) or 'nothing'}; {run.summary()}"
         return ProofRecord(name, status, detail, evidence, self.to_run[0], changed)
 
     # -- runs and trees --------------------------------------------------------------------
@@ -243,7 +245,8 @@ class _Prover:
             tests=tests,
             junit=self.git.scratch_file(f"junit-{len(self.runs)}.xml"),
             tree_files=self._files(commit),
-            new_tests=frozenset(self.to_run),
+            # At base the new test files are not new yet: a collection error there is unclean.
+            new_tests=frozenset(self.to_run) if where != "base" else frozenset(),
         )
         self.runs.append(run)
         return run

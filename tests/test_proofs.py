@@ -21,13 +21,14 @@ from tests.proof_projects import (
     CALC_RIGHT,
     CALC_WRONG,
     GENERIC,
+    PYTEST,
     RED_TEST,
     Change,
     alive,
     change,
 )
 from tribunal.documents import first_schema_error
-from tribunal.enums import Outcome, ProofName
+from tribunal.enums import CaseVerdict, Outcome, ProofName
 from tribunal.errors import BadInput
 from tribunal.evidence.proof_record import ProofReport
 from tribunal.evidence.proofs import NO_COMMAND, NO_RED, run_proofs
@@ -110,6 +111,20 @@ def generic_regression(path: Path) -> Scenario:
     return Scenario(subject, {"command": GENERIC, "runner": "generic"})
 
 
+def whole_suite_command(path: Path) -> Scenario:
+    # No {tests}: every run is the whole suite, where an old test fails all along. Only the
+    # new test counts for red_first, and a test failing at base and head is no regression.
+    broken = {"tests/test_known_bug.py": "def test_known_bug():\n    assert False\n"}
+    passing = "import calc\n\n\ndef test_add_zero():\n    assert calc.add(0, 0) == 0\n"
+    subject = change(
+        path,
+        {"calc.py": CALC_RIGHT},
+        red_files={"tests/test_zero.py": passing},
+        base_files=broken,
+    )
+    return Scenario(subject, {"command": PYTEST.replace("{tests} ", "")})
+
+
 def no_red(path: Path) -> Scenario:
     return Scenario(change(path, {"calc.py": CALC_RIGHT}), {"red": None})
 
@@ -136,8 +151,8 @@ SCENARIOS: dict[str, Callable[[Path], Scenario]] = {
     build.__name__: build
     for build in (
         honest, not_red, fake_green, weakened, regression, import_name, import_missing,
-        collects_nothing, foreign_collection, generic_honest, generic_regression, no_red,
-        no_command, deleted_test, side_red,
+        collects_nothing, foreign_collection, generic_honest, generic_regression,
+        whole_suite_command, no_red, no_command, deleted_test, side_red,
     )
 }  # fmt: skip
 
@@ -190,12 +205,16 @@ def test_every_report_has_five_valid_records_and_leaves_no_tree(
     assert first_schema_error(done.report.proofs, "proofs") is None
     assert "tribunal-proofs-" not in json.dumps([done.report.proofs, done.report.findings])
     assert done.subject.worktrees() == [f"worktree {done.subject.path}"]
+    evidence = done.report.to_evidence(["contract.yaml"]).to_dict()
+    assert first_schema_error(evidence, "evidence") is None
+    assert evidence["details"]["proofs"] == done.report.proofs
 
 
 def test_honest_fix_holds_every_proof(proven: dict[str, Proven]) -> None:
     done = proven["honest"]
     assert done.statuses == HELD
     assert done.report.outcome is Outcome.LAND
+    assert done.report.to_evidence([]).verdict is CaseVerdict.PASS
     assert done.report.held and done.report.invalid is None and done.report.findings == []
     assert done.report.not_run == []
     assert done.report.new_tests == ("tests/test_neg.py",)
@@ -222,6 +241,8 @@ def test_a_test_that_is_not_red_at_red_fails_red_first(proven: dict[str, Proven]
         "code": "red_first_failed",
     }
     assert done.report.outcome is Outcome.ITERATE and not done.report.held
+    evidence = done.report.to_evidence(["contract.yaml"])
+    assert (evidence.verdict, evidence.reason_code) == (CaseVerdict.FAIL, "red_first_failed")
 
 
 def test_a_fix_the_tests_do_not_need_fails_fake_green(proven: dict[str, Proven]) -> None:
@@ -291,6 +312,8 @@ def test_a_suite_that_collects_nothing_is_invalid(proven: dict[str, Proven]) -> 
     done = proven["collects_nothing"]
     assert done.report.invalid == "red_first: pytest exited 5 at red (no tests collected)"
     assert done.report.outcome is Outcome.INVALID
+    evidence = done.report.to_evidence([])
+    assert (evidence.verdict, evidence.reason_code) == (CaseVerdict.DEFERRED, "invalid")
     assert done.report.proofs[0]["ok"] is False
     assert "red_first_failed" not in done.codes  # INVALID is no finding
 
@@ -303,6 +326,21 @@ def test_a_collection_error_outside_the_new_tests_is_invalid(
     assert done.report.invalid == (
         "regression: pytest exited 2 at head: collection error in tests/test_old.py, "
         "not a new test file"
+    )
+
+
+def test_only_the_new_tests_count_when_the_command_runs_the_whole_suite(
+    proven: dict[str, Proven],
+) -> None:
+    done = proven["whole_suite_command"]
+    assert done.statuses == {
+        **HELD,
+        "red_first": "failed",
+        "fake_green": "failed",
+    }
+    assert done.detail(ProofName.RED_FIRST) == "no new test fails or errors at red: 1 passed"
+    assert done.detail(ProofName.REGRESSION) == (
+        "at base: 1 passed, 1 failed; at head: 2 passed, 1 failed"
     )
 
 

@@ -259,6 +259,7 @@ class EvidenceKind(StrEnum):
     INVARIANT = "invariant"
     CORRUPTION = "corruption"
     READINESS = "readiness"
+    PROOFS = "proofs"  # B-4
 
 
 class InvariantStatus(StrEnum):

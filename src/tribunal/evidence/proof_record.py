@@ -12,7 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from tribunal.enums import Outcome, ProofName, ProofStatus, Severity
+from tribunal.enums import CaseVerdict, EvidenceKind, Outcome, ProofName, ProofStatus, Severity
+from tribunal.evidence.record import Evidence
 from tribunal.evidence.suite_run import SuiteRun
 
 HARNESS_LENS = "harness"
@@ -110,6 +111,24 @@ class ProofReport:
     def held(self) -> bool:
         """True when every proof held (the B-1 LAND condition "proofs held")."""
         return all(record.ok for record in self.records)
+
+    def to_evidence(self, evidence_ref: list[str]) -> Evidence:
+        """The proofs as one Evidence record (SPEC §1) for a court: PASS when every proof held,
+        FAIL (reason: the first finding's code) when one failed and none was INVALID, else
+        DEFERRED (reason `invalid` or `not_run`); `details.proofs` holds the records."""
+        outcome = self.outcome
+        if outcome is Outcome.LAND:
+            verdict, reason = CaseVerdict.PASS, ProofStatus.HELD.value
+        elif outcome is Outcome.ITERATE:
+            verdict, reason = CaseVerdict.FAIL, self.findings[0]["code"]
+        elif outcome is Outcome.INVALID:
+            verdict, reason = CaseVerdict.DEFERRED, ProofStatus.INVALID.value
+        else:
+            verdict, reason = CaseVerdict.DEFERRED, ProofStatus.NOT_RUN.value
+        details: dict[str, Any] = {"proofs": self.proofs}
+        if self.invalid is not None:
+            details["invalid"] = self.invalid
+        return Evidence(EvidenceKind.PROOFS.value, verdict, reason, evidence_ref, details)
 
     def record(self, name: ProofName) -> ProofRecord:
         """The record of proof `name`."""

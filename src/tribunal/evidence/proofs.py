@@ -249,7 +249,7 @@ class _Prover:
             new_tests=frozenset(self.to_run) if where != "base" else frozenset(),
         )
         self.runs.append(run)
-        return run
+        return run.within(tests) if tests else run
 
     def _still_passing(self, run: SuiteRun) -> list[str] | None:
         """B-4 fake_green: the tests that were red at `red` and do not fail again in `run`;

@@ -69,15 +69,19 @@ class SuiteRun:
             return self.exit_code == 0
         return bool(self.outcomes) and not self.not_passing
 
-    def for_files(self, files: Sequence[str]) -> SuiteRun | None:
-        """This run seen through the tests of `files` only (pytest), or None when one of them
-        reported no test: then the run did not run them all."""
+    def within(self, files: Sequence[str]) -> SuiteRun:
+        """This run seen through the tests of `files` only (pytest): a command without
+        `{tests}` runs the whole suite, and only the new tests count for red, green, fake."""
         wanted = set(files)
         outcomes = {n: o for n, o in self.outcomes.items() if file_of(n) in wanted}
-        if {file_of(node) for node in outcomes} != wanted:
-            return None
         broken = tuple(path for path in self.broken_files if path in wanted)
         return replace(self, outcomes=outcomes, broken_files=broken)
+
+    def for_files(self, files: Sequence[str]) -> SuiteRun | None:
+        """`within(files)`, or None when one of `files` reported no test: then this run did
+        not run them all."""
+        seen = self.within(files)
+        return seen if {file_of(node) for node in seen.outcomes} == set(files) else None
 
     @property
     def fails(self) -> bool:

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tests.proof_projects import alive
+from tests.proof_projects import PYTEST, alive
+from tribunal.core.contract import load_contract
 from tribunal.enums import TestOutcome
 from tribunal.evidence.capped_run import run_capped
 from tribunal.evidence.junit_report import NodeIds, read_junit
@@ -76,3 +77,13 @@ def test_no_report_reads_as_none(tmp_path: Path) -> None:
     broken = tmp_path / "broken.xml"
     broken.write_text("<testsuites>", encoding="utf-8")
     assert read_junit(broken, NodeIds([])) is None
+
+
+def test_test_command_placeholders(tmp_path: Path) -> None:
+    contract = tmp_path / "contract.yaml"
+    contract.write_text(f"intent: x\ncriteria: [y]\ntest_command: '{PYTEST}'\n", encoding="utf-8")
+    rendered = load_contract(contract).render_test_command(["'a b.py'"], "/r/j.xml", "/py/python")
+    assert rendered == (
+        "PYTEST_DISABLE_PLUGIN_AUTOLOAD=1 /py/python -m pytest -q -p no:cacheprovider "
+        "'a b.py' --junitxml=/r/j.xml"
+    )

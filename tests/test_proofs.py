@@ -393,6 +393,17 @@ def test_red_that_names_no_commit_is_bad_input(tmp_path: Path) -> None:
     )
 
 
+def test_a_repository_and_revisions_that_do_not_resolve_are_bad_input(tmp_path: Path) -> None:
+    subject = change(tmp_path / "repo", {"calc.py": CALC_RIGHT})
+    contract = subject.contract()
+    with pytest.raises(BadInput, match="--repo: not a git repository"):
+        run_proofs(tmp_path, subject.base, subject.head, contract)
+    with pytest.raises(BadInput, match="--base: 'nope' does not name a commit"):
+        run_proofs(subject.path, "nope", subject.head, contract)
+    with pytest.raises(BadInput, match="--head: '-x' does not name a commit"):
+        run_proofs(subject.path, subject.base, "-x", contract)
+
+
 def test_a_run_beyond_timeout_s_is_invalid_and_killed(tmp_path: Path) -> None:
     # At head `add` starts a child and sleeps: only the whole-suite run at head calls it.
     pids = tmp_path / "pids"

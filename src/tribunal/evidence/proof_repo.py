@@ -16,7 +16,7 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any
 
-from tribunal.errors import BadInput
+from tribunal.errors import BadInput, NotFinished
 
 _NO_HOOKS = ("-c", "core.hooksPath=/dev/null")
 
@@ -154,10 +154,7 @@ class ProofRepo:
         try:
             self._repo.git.execute(["git", *where, *_NO_HOOKS, *args])
         except git.GitCommandError as error:
-            raise BadInput(
-                f"git {args[0]} failed: {_first_line(error.stderr)}", source=self.label,
-                field="--repo",
-            ) from None  # fmt: skip
+            raise _failed(self.label, args[0], error) from None
 
     def _bytes(self, *args: str) -> bytes:
         import git
@@ -167,11 +164,13 @@ class ProofRepo:
                 ["git", *args], stdout_as_string=False, strip_newline_in_stdout=False
             )
         except git.GitCommandError as error:
-            raise BadInput(
-                f"git {args[0]} failed: {_first_line(error.stderr)}", source=self.label,
-                field="--repo",
-            ) from None  # fmt: skip
+            raise _failed(self.label, args[0], error) from None
         return bytes(output)
+
+
+def _failed(label: str, command: str, error: Any) -> NotFinished:
+    """A git step of the harness failed on resolved commits: no proof, so no verdict (exit 3)."""
+    return NotFinished(f"{label}: git {command} failed: {_first_line(error.stderr)}")
 
 
 def _path(name: bytes) -> str:

@@ -38,7 +38,9 @@ def run_proofs(
 
     Returns the ProofReport (never raises for a proof that fails or a run that is INVALID).
     Raises BadInput when `repo` is no git repository, `base`/`head` name no commit (fields
-    `--base`, `--head`), or the contract's `red` names no commit (field `red`, its line).
+    `--base`, `--head`), or the contract's `red` names no commit (field `red`, its line);
+    NotFinished when a git step of the harness (a worktree, a checkout) fails on the resolved
+    commits.
     """
     with ProofRepo.open(repo, label) as git_repo:
         base_id = _commit(git_repo, base, "--base")

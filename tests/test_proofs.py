@@ -54,6 +54,11 @@ def honest(path: Path) -> Scenario:
     return Scenario(subject, {})
 
 
+def honest_elsewhere(path: Path) -> Scenario:
+    """The honest change again, checked out at another path (C-6)."""
+    return Scenario(change(path, {"calc.py": CALC_RIGHT}), {})
+
+
 def not_red(path: Path) -> Scenario:
     passing = "import calc\n\n\ndef test_add_zero():\n    assert calc.add(0, 0) == 0\n"
     red = {"tests/test_zero.py": passing}
@@ -150,8 +155,8 @@ def side_red(path: Path) -> Scenario:
 SCENARIOS: dict[str, Callable[[Path], Scenario]] = {
     build.__name__: build
     for build in (
-        honest, not_red, fake_green, weakened, regression, import_name, import_missing,
-        collects_nothing, foreign_collection, generic_honest, generic_regression,
+        honest, honest_elsewhere, not_red, fake_green, weakened, regression, import_name,
+        import_missing, collects_nothing, foreign_collection, generic_honest, generic_regression,
         whole_suite_command, no_red, no_command, deleted_test, side_red,
     )
 }  # fmt: skip
@@ -224,6 +229,12 @@ def test_honest_fix_holds_every_proof(proven: dict[str, Proven]) -> None:
         "at red: 1 passed, 1 failed; failing: tests/test_neg.py::test_neg"
     )
     assert (done.subject.path / "calc.py").read_text().endswith("# work in progress\n")
+
+
+def test_proofs_are_the_same_wherever_the_repository_lives(proven: dict[str, Proven]) -> None:
+    here, there = proven["honest"], proven["honest_elsewhere"]
+    assert here.subject.path != there.subject.path and here.subject.head == there.subject.head
+    assert here.report.proofs == there.report.proofs
 
 
 def test_a_test_that_is_not_red_at_red_fails_red_first(proven: dict[str, Proven]) -> None:

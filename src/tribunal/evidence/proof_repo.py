@@ -71,7 +71,10 @@ class ProofRepo:
                 self._repo.git.worktree("remove", "--force", "--force", str(tree))
         shutil.rmtree(self._scratch, ignore_errors=True)
         try:
-            self._repo.git.worktree("prune")
+            # Never mask the error that ended the proving: a registration left behind is
+            # dropped by the next prune.
+            with contextlib.suppress(git.GitCommandError):
+                self._repo.git.worktree("prune")
         finally:
             self._trees.clear()
             self._repo.close()

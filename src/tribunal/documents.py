@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import os
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -65,10 +66,11 @@ def format_field(where: Iterable[str | int]) -> str:
     return text
 
 
-def read_text(path: Path, label: str) -> str:
+def read_text(path: str | os.PathLike[str], label: str) -> str:
     """Read a UTF-8 text input; a missing, empty or binary file is bad input (C-3)."""
     try:
-        raw = Path(path).read_bytes()
+        with open(path, "rb") as handle:
+            raw = handle.read()
     except FileNotFoundError:
         raise BadInput("file not found", source=label) from None
     except IsADirectoryError:
@@ -110,17 +112,11 @@ def load_any(path: Path, label: str | None = None) -> Document:
 
 def parse_json(text: str, label: str) -> Any:
     """Parse JSON text, naming `label` and the line in any error."""
-
-    def no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-        result: dict[str, Any] = {}
-        for key, value in pairs:
-            if key in result:
-                raise _DuplicateKey(key)
-            result[key] = value
-        return result
-
     try:
-        return json.loads(text, object_pairs_hook=no_duplicates)
+        if text.startswith("\ufeff"):
+            # What json.loads says of a byte order mark (the decoder itself does not check).
+            raise json.JSONDecodeError("Unexpected UTF-8 BOM (decode using utf-8-sig)", text, 0)
+        return _JSON_DECODER.decode(text)
     except json.JSONDecodeError as exc:
         raise BadInput(f"malformed JSON: {exc.msg}", source=label, line=exc.lineno) from None
     except _DuplicateKey as exc:
@@ -134,6 +130,22 @@ def parse_json(text: str, label: str) -> Any:
         raise BadInput(f"duplicate key {exc.key!r}", source=label, line=line) from None
     except RecursionError:
         raise BadInput("malformed JSON: nested too deeply", source=label) from None
+
+
+def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """C-5: an object with a key written twice is an error (the first such key is named)."""
+    result = dict(pairs)  # X-4: built in C; only a short dict means a key came twice
+    if len(result) != len(pairs):
+        seen: set[str] = set()
+        for key, _ in pairs:
+            if key in seen:
+                raise _DuplicateKey(key)
+            seen.add(key)
+    return result
+
+
+# X-4: one decoder for every JSON input (json.loads with a hook would build one per call).
+_JSON_DECODER = json.JSONDecoder(object_pairs_hook=_no_duplicates)
 
 
 class _DuplicateKey(Exception):
@@ -208,6 +220,10 @@ def _plain(node: Any, where: FieldPath, lines: dict[FieldPath, int]) -> Any:
 def validate(document: Document, schema_name: str) -> None:
     """Check `document.data` against the shipped schema `schema_name`; raise BadInput on the first
     (best-matching) violation, naming its field path and line."""
+    from tribunal.schemas import quick_validator_for
+
+    if quick_validator_for(schema_name)(document.data):
+        return  # X-4: certainly valid; jsonschema is asked (and imported) only when not sure
     error = first_schema_error(document.data, schema_name)
     if error is not None:
         message, where = error

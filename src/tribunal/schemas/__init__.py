@@ -24,3 +24,12 @@ def validator_for(name: str) -> Any:
     schema = load_schema(name)
     Draft202012Validator.check_schema(schema)
     return Draft202012Validator(schema)
+
+
+@cache
+def quick_validator_for(name: str) -> Any:
+    """The quick check of the schema `name` (see `quickcheck`): True only for certainly valid
+    values, so callers ask jsonschema (`validator_for`) whenever it says False."""
+    from tribunal.schemas.quickcheck import quick_validator
+
+    return quick_validator(load_schema(name))

@@ -84,8 +84,6 @@ def _claim(
 def _fields(
     document: Document, where: tuple[str, ...], taken: dict[str, str]
 ) -> tuple[FieldDecl, ...]:
-    from jsonschema import Draft202012Validator
-
     node: Any = document.data
     for key in where:
         node = node[key]
@@ -111,9 +109,7 @@ def _fields(
         has_default = "default" in options
         default = options.get("default")
         if has_default:
-            errors = list(Draft202012Validator(schema).iter_errors(default))
-            if errors:
-                raise document.bad(f"default {errors[0].message}", (*at, "default"))
+            _check_default(document, (*at, "default"), schema, default)
             required = False
         fields.append(
             FieldDecl(
@@ -126,6 +122,21 @@ def _fields(
             )
         )
     return tuple(fields)
+
+
+def _check_default(
+    document: Document, where: tuple[str, ...], schema: dict[str, Any], default: Any
+) -> None:
+    """T-2: a default must have its field's type (jsonschema decides unless certainly valid)."""
+    from tribunal.schemas.quickcheck import quick_validator
+
+    if quick_validator(schema)(default):
+        return
+    from jsonschema import Draft202012Validator
+
+    errors = list(Draft202012Validator(schema).iter_errors(default))
+    if errors:
+        raise document.bad(f"default {errors[0].message}", where)
 
 
 def _derivations(

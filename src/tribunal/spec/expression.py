@@ -35,6 +35,7 @@ MAX_EXPONENT = 64
 MAX_DEPTH = 50  # nodes from the root to the deepest leaf
 MAX_LENGTH = 2000  # characters of expression text
 MAX_STRING = 1000  # characters of a string literal
+_LOW, _HIGH = -MAX_MAGNITUDE, MAX_MAGNITUDE
 
 FUNCTIONS: dict[str, tuple[Callable[..., Any], int, int | None]] = {
     # name -> (function, fewest arguments, most arguments or None for any)
@@ -104,16 +105,32 @@ class Expression:
         """
         try:
             return self._run(bindings)
-        except CannotEvaluate as error:
-            raise CannotEvaluate(error.why, expression=self.text) from None
-        except ZeroDivisionError:
-            raise CannotEvaluate("division by zero", expression=self.text) from None
-        except (ArithmeticError, TypeError, ValueError) as error:
-            raise CannotEvaluate(str(error) or type(error).__name__, expression=self.text) from None
-        except RecursionError:
-            raise CannotEvaluate("nested too deeply", expression=self.text) from None
-        except MemoryError:
-            raise CannotEvaluate("out of memory", expression=self.text) from None
+        except EVALUATION_ERRORS as error:
+            raise CannotEvaluate(why_not(error), expression=self.text) from None
+
+    @property
+    def run(self) -> Evaluator:
+        """The compiled closure itself, for a caller that evaluates many expressions per case
+        and maps `EVALUATION_ERRORS` with `why_not` once (X-4); `evaluate` wraps it."""
+        return self._run
+
+
+# Everything evaluating a compiled expression may raise; `why_not` says why in T-2's words.
+EVALUATION_ERRORS = (CannotEvaluate, ArithmeticError, TypeError, ValueError, RecursionError,
+                     MemoryError)  # fmt: skip
+
+
+def why_not(error: BaseException) -> str:
+    """The `why` of a CannotEvaluate for one of EVALUATION_ERRORS."""
+    if isinstance(error, CannotEvaluate):
+        return error.why
+    if isinstance(error, ZeroDivisionError):
+        return "division by zero"
+    if isinstance(error, ArithmeticError | TypeError | ValueError):
+        return str(error) or type(error).__name__
+    if isinstance(error, RecursionError):
+        return "nested too deeply"
+    return "out of memory"
 
 
 def compile_expression(
@@ -193,6 +210,14 @@ def _number(value: Any, symbol: str) -> int | float:
     return value
 
 
+def _number_literal(node: ast.AST) -> tuple[int | float] | None:
+    """`(value,)` when `node` is a number literal (already checked within the bounds)."""
+    if isinstance(node, ast.Constant) and type(node.value) in (int, float):
+        value: int | float = node.value  # type: ignore[assignment]
+        return (value,)
+    return None
+
+
 def _not_none(value: Any, symbol: str) -> Any:
     if value is None:
         raise CannotEvaluate(f"None operand for {symbol}")
@@ -242,8 +267,13 @@ class _Compiler:
                 value = bindings[name]
             except KeyError:
                 raise CannotEvaluate(f"name {name!r} is not bound") from None
+            kind = type(value)
+            if kind is int or kind is float:
+                return value if _LOW <= value <= _HIGH else _bounded(value)  # NaN: beyond
+            if kind is str or kind is bool or value is None:
+                return value
             if isinstance(value, int | float) and not isinstance(value, bool):
-                _bounded(value)
+                _bounded(value)  # a subclass of int or float: the general check
             return value
 
         return lookup
@@ -284,10 +314,31 @@ class _Compiler:
 
             return power
 
+        literal = _number_literal(node.right)
+        if literal is not None:
+            constant = literal[0]
+
+            def arithmetic_literal(bindings: Bindings) -> Any:
+                # X-4: `x / 100` — the literal is a checked number; plain operands stay inline.
+                x = left(bindings)
+                if type(x) is not int and type(x) is not float:
+                    return _bounded(function(_number(x, symbol), constant))
+                result = function(x, constant)
+                return result if _LOW <= result <= _HIGH else _bounded(result)
+
+            return arithmetic_literal
+
         def arithmetic(bindings: Bindings) -> Any:
-            return _bounded(
-                function(_number(left(bindings), symbol), _number(right(bindings), symbol))
-            )
+            # Left is read and checked before right is read, as the error named depends on it.
+            x = left(bindings)
+            if type(x) is not int and type(x) is not float:
+                return _bounded(function(_number(x, symbol), _number(right(bindings), symbol)))
+            y = right(bindings)
+            if type(y) is not int and type(y) is not float:
+                return _bounded(function(x, _number(y, symbol)))
+            # int and float arithmetic gives int or float: the range test is the whole bound.
+            result = function(x, y)
+            return result if _LOW <= result <= _HIGH else _bounded(result)
 
         return arithmetic
 
@@ -299,7 +350,9 @@ class _Compiler:
             def conjunction(bindings: Bindings) -> Any:
                 value: Any = True
                 for operand in operands:
-                    value = _not_none(operand(bindings), "and")
+                    value = operand(bindings)
+                    if value is None:
+                        raise CannotEvaluate("None operand for and")
                     if not value:
                         return value
                 return value
@@ -309,7 +362,9 @@ class _Compiler:
         def disjunction(bindings: Bindings) -> Any:
             value: Any = False
             for operand in operands:
-                value = _not_none(operand(bindings), "or")
+                value = operand(bindings)
+                if value is None:
+                    raise CannotEvaluate("None operand for or")
                 if value:
                     return value
             return value
@@ -331,6 +386,30 @@ class _Compiler:
                 # Identity of numbers or strings is an implementation detail: only None.
                 raise self.bad(f"'{entry[0]}' compares only with None")
             steps.append(entry)
+
+        if len(steps) == 1:
+            symbol, function, accepts_none = steps[0]
+            first, second = operands
+            literal = node.comparators[0]
+            if isinstance(literal, ast.Constant):
+                constant = literal.value  # X-4: `x == 0`, `x is not None`: no call for the literal
+
+                def compare_literal(bindings: Bindings) -> bool:
+                    left = first(bindings)
+                    if not accepts_none and (left is None or constant is None):
+                        raise CannotEvaluate(f"None operand for {symbol}")
+                    return bool(function(left, constant))
+
+                return compare_literal
+
+            def compare_one(bindings: Bindings) -> bool:
+                left = first(bindings)
+                right = second(bindings)
+                if not accepts_none and (left is None or right is None):
+                    raise CannotEvaluate(f"None operand for {symbol}")
+                return bool(function(left, right))
+
+            return compare_one
 
         def compare(bindings: Bindings) -> bool:
             left = operands[0](bindings)
@@ -375,7 +454,25 @@ class _Compiler:
             raise self.bad(f"{name}() takes {wanted} argument{'s' if fewest > 1 else ''}")
         symbol = f"{name}()"
 
+        if len(arguments) == 1:
+            (argument,) = arguments
+
+            def call_one(bindings: Bindings) -> Any:
+                x = argument(bindings)
+                if type(x) is not int and type(x) is not float:
+                    return _bounded(function(_number(x, symbol)))
+                result = function(x)  # floor, ceil, abs of a plain number: int or float
+                return result if _LOW <= result <= _HIGH else _bounded(result)
+
+            return call_one
+
         def call(bindings: Bindings) -> Any:
-            return _bounded(function(*(_number(a(bindings), symbol) for a in arguments)))
+            values = []
+            for argument in arguments:
+                x = argument(bindings)
+                if type(x) is not int and type(x) is not float:
+                    x = _number(x, symbol)
+                values.append(x)
+            return _bounded(function(*values))
 
         return call

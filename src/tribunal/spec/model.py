@@ -9,13 +9,13 @@ fail.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from tribunal.enums import InvariantStatus
-from tribunal.errors import CannotEvaluate
-from tribunal.spec.expression import Expression
+from tribunal.spec.expression import EVALUATION_ERRORS, Evaluator, Expression, why_not
 
 # T-2: names the diagnostics stage binds for `derive_after` and the invariants.
 DIAGNOSTIC_CODE = "diagnostic_code"
@@ -139,60 +139,81 @@ class Spec:
         """
         bindings = self.bind(given, payload)
         run = SpecRun(bindings=bindings)
+        derive, diagnostics, derive_after, invariants = self._plan
+        # X-4: the compiled closures are called directly and their errors mapped once, here,
+        # exactly as Expression.evaluate maps them; `current` is the expression being evaluated.
+        current: Expression | None = None
         try:
-            for entry in self.derive:
-                bindings[entry.name] = _value(entry.expression, bindings)
-            for diagnostic in self.diagnostics:
-                if _condition(diagnostic.when, bindings):
+            for name, current, evaluate in derive:  # noqa: B007 - `current` is for the handlers
+                bindings[name] = evaluate(bindings)
+            for diagnostic, current, evaluate in diagnostics:  # noqa: B007 - as above
+                value = evaluate(bindings)
+                if value is True:
                     run.diagnostic = diagnostic  # T-2: first match wins
                     break
+                if value is not False:
+                    raise _NotBoolean(f"condition gave {type(value).__name__}, not a boolean")
             fired = run.diagnostic
             bindings[DIAGNOSTIC_CODE] = fired.code if fired else None
             bindings[HALT_BEFORE] = fired.halt_before if fired else None
             bindings[HALTED] = fired is not None
-            for entry in self.derive_after:
-                bindings[entry.name] = _value(entry.expression, bindings)
-        except _Blocked as stop:
-            run.blocked = Blocked(stop.expression, stop.why)
+            for name, current, evaluate in derive_after:  # noqa: B007 - as above
+                bindings[name] = evaluate(bindings)
+        except _NotBoolean as stop:
+            assert current is not None
+            run.blocked = Blocked(current, stop.why)
+        except EVALUATION_ERRORS as error:
+            assert current is not None
+            run.blocked = Blocked(current, why_not(error))
         if run.blocked is not None:
             run.invariants = [
                 InvariantCheck(inv, InvariantStatus.NOT_EVALUATED, {}, run.blocked.why)
                 for inv in self.invariants
             ]
             return run
-        run.invariants = [_check(invariant, bindings) for invariant in self.invariants]
+        run.invariants = [_check(entry, bindings) for entry in invariants]
         return run
 
+    @functools.cached_property
+    def _plan(
+        self,
+    ) -> tuple[
+        tuple[tuple[str, Expression, Evaluator], ...],
+        tuple[tuple[Diagnostic, Expression, Evaluator], ...],
+        tuple[tuple[str, Expression, Evaluator], ...],
+        tuple[tuple[Expression, tuple[str, ...], Evaluator], ...],
+    ]:
+        """Every stage's expressions with their compiled closures, gathered once per spec."""
+        return (
+            tuple((entry.name, entry.expression, entry.expression.run) for entry in self.derive),
+            tuple((entry, entry.when, entry.when.run) for entry in self.diagnostics),
+            tuple(
+                (entry.name, entry.expression, entry.expression.run) for entry in self.derive_after
+            ),
+            tuple(
+                (entry, tuple(dict.fromkeys(entry.names)), entry.run) for entry in self.invariants
+            ),
+        )
 
-class _Blocked(Exception):
-    def __init__(self, expression: Expression, why: str) -> None:
+
+class _NotBoolean(Exception):
+    """A diagnostic's `when` gave something other than a boolean (T-2: it cannot be evaluated)."""
+
+    def __init__(self, why: str) -> None:
         super().__init__(why)
-        self.expression = expression
         self.why = why
 
 
-def _value(expression: Expression, bindings: Mapping[str, Any]) -> Any:
+def _check(
+    entry: tuple[Expression, tuple[str, ...], Evaluator], bindings: dict[str, Any]
+) -> InvariantCheck:
+    invariant, names, evaluate = entry
+    values = {name: bindings[name] for name in names if name in bindings}
     try:
-        return expression.evaluate(bindings)
-    except CannotEvaluate as error:
-        raise _Blocked(expression, error.why) from None
-
-
-def _condition(expression: Expression, bindings: Mapping[str, Any]) -> bool:
-    """A diagnostic's `when` must give a boolean; anything else cannot be evaluated."""
-    value = _value(expression, bindings)
-    if not isinstance(value, bool):
-        raise _Blocked(expression, f"condition gave {type(value).__name__}, not a boolean")
-    return value
-
-
-def _check(invariant: Expression, bindings: Mapping[str, Any]) -> InvariantCheck:
-    values = {name: bindings[name] for name in invariant.names if name in bindings}
-    try:
-        value = invariant.evaluate(bindings)
-    except CannotEvaluate as error:
-        return InvariantCheck(invariant, InvariantStatus.NOT_EVALUATED, values, error.why)
-    if not isinstance(value, bool):
+        value = evaluate(bindings)
+    except EVALUATION_ERRORS as error:
+        return InvariantCheck(invariant, InvariantStatus.NOT_EVALUATED, values, why_not(error))
+    if value is not True and value is not False:
         why = f"invariant gave {type(value).__name__}, not a boolean"
         return InvariantCheck(invariant, InvariantStatus.NOT_EVALUATED, values, why)
     status = InvariantStatus.SATISFIED if value else InvariantStatus.VIOLATED

@@ -25,7 +25,7 @@ CASE_SUFFIXES = (".json", ".yaml", ".yml")
 FIELD_SECTIONS = {"given_snapshot": "given", "when_payload": "when.payload"}
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)  # X-4: one per case file
 class Case:
     """One counterexample, validated against the spec it is run with."""
 

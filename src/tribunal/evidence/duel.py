@@ -24,7 +24,7 @@ ACTUAL_BINDINGS = ("allowed_delta", "requested_delta", "executed_delta")
 CANNOT_EVALUATE = "cannot evaluate "
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)  # X-4: slots, as for the other per-case records
 class Reason:
     """One T-4 reason and the line of the spec expression it is about."""
 
@@ -37,7 +37,7 @@ class Reason:
         return self.text.startswith(CANNOT_EVALUATE)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class CaseResult:
     """The duel's finding for one case."""
 

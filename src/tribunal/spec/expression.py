@@ -201,6 +201,14 @@ def _bounded(value: Any) -> Any:
     raise CannotEvaluate(f"result beyond bound {MAX_MAGNITUDE:.0e}")
 
 
+def _within_bounds(value: Any) -> Any:
+    """`_bounded`, with the plain in-bounds number (the common result) answered inline."""
+    kind = type(value)
+    if (kind is int or kind is float) and _LOW <= value <= _HIGH:
+        return value
+    return _bounded(value)
+
+
 def _number(value: Any, symbol: str) -> int | float:
     """An operand of arithmetic: a number (booleans are not numbers, T-2)."""
     if value is None:
@@ -466,6 +474,20 @@ class _Compiler:
 
             return call_one
 
+        if len(arguments) == 2:
+            first, second = arguments
+
+            def call_two(bindings: Bindings) -> Any:
+                x = first(bindings)
+                if type(x) is not int and type(x) is not float:
+                    x = _number(x, symbol)
+                y = second(bindings)
+                if type(y) is not int and type(y) is not float:
+                    y = _number(y, symbol)
+                return _within_bounds(function(x, y))
+
+            return call_two
+
         def call(bindings: Bindings) -> Any:
             values = []
             for argument in arguments:
@@ -473,6 +495,6 @@ class _Compiler:
                 if type(x) is not int and type(x) is not float:
                     x = _number(x, symbol)
                 values.append(x)
-            return _bounded(function(*values))
+            return _within_bounds(function(*values))
 
         return call

@@ -53,17 +53,26 @@ class Diagnostic:
     halt_before: str
 
 
-@dataclass(frozen=True)
+# X-4: one per invariant per case, so slots and no `frozen` (whose __init__ costs five times as
+# much); nothing changes a check once made.
+@dataclass(slots=True)
 class InvariantCheck:
-    """One invariant's outcome for a case: `values` are the names it reads, as bound."""
+    """One invariant's outcome for a case. `bindings` are the case's bindings once its run is
+    complete (empty when the run was blocked); `values` are the names the invariant reads."""
 
     invariant: Expression
     status: InvariantStatus
-    values: dict[str, Any]
+    bindings: Mapping[str, Any]
     why: str | None = None  # set when not_evaluated
 
+    @property
+    def values(self) -> dict[str, Any]:
+        """The names the invariant reads, as bound (X-4: gathered only when asked for)."""
+        bindings = self.bindings
+        return {name: bindings[name] for name in self.invariant.names if name in bindings}
 
-@dataclass(frozen=True)
+
+@dataclass(frozen=True, slots=True)
 class Blocked:
     """The expression that could not be evaluated, stopping the run, and why."""
 
@@ -71,7 +80,7 @@ class Blocked:
     why: str
 
 
-@dataclass
+@dataclass(slots=True)
 class SpecRun:
     """The outcome of one case against a spec."""
 
@@ -123,14 +132,19 @@ class Spec:
     def bind(self, given: Mapping[str, Any], payload: Mapping[str, Any]) -> dict[str, Any]:
         """T-2: the declared fields as bound for a case: the value given, else the default,
         else None (an absent optional field). The values are assumed already validated."""
-        bindings: dict[str, Any] = {}
-        for fields, values in ((self.given, given), (self.payload, payload)):
-            for decl in fields:
-                if decl.name in values:
-                    bindings[decl.name] = values[decl.name]
-                else:
-                    bindings[decl.name] = decl.default
+        given_fields, payload_fields = self._fields
+        bindings = {name: given.get(name, default) for name, default in given_fields}
+        for name, default in payload_fields:
+            bindings[name] = payload.get(name, default)
         return bindings
+
+    @functools.cached_property
+    def _fields(self) -> tuple[tuple[tuple[str, Any], ...], tuple[tuple[str, Any], ...]]:
+        """(name, default) of every declared field, given then payload, gathered once (X-4)."""
+        return (
+            tuple((decl.name, decl.default) for decl in self.given),
+            tuple((decl.name, decl.default) for decl in self.payload),
+        )
 
     def run(self, given: Mapping[str, Any], payload: Mapping[str, Any]) -> SpecRun:
         """Evaluate a case's validated fields through the spec, in the order of T-2.
@@ -181,7 +195,7 @@ class Spec:
         tuple[tuple[str, Expression, Evaluator], ...],
         tuple[tuple[Diagnostic, Expression, Evaluator], ...],
         tuple[tuple[str, Expression, Evaluator], ...],
-        tuple[tuple[Expression, tuple[str, ...], Evaluator], ...],
+        tuple[tuple[Expression, Evaluator], ...],
     ]:
         """Every stage's expressions with their compiled closures, gathered once per spec."""
         return (
@@ -190,9 +204,7 @@ class Spec:
             tuple(
                 (entry.name, entry.expression, entry.expression.run) for entry in self.derive_after
             ),
-            tuple(
-                (entry, tuple(dict.fromkeys(entry.names)), entry.run) for entry in self.invariants
-            ),
+            tuple((entry, entry.run) for entry in self.invariants),
         )
 
 
@@ -204,17 +216,20 @@ class _NotBoolean(Exception):
         self.why = why
 
 
-def _check(
-    entry: tuple[Expression, tuple[str, ...], Evaluator], bindings: dict[str, Any]
-) -> InvariantCheck:
-    invariant, names, evaluate = entry
-    values = {name: bindings[name] for name in names if name in bindings}
+_SATISFIED = InvariantStatus.SATISFIED  # X-4: read once, not per check
+_VIOLATED = InvariantStatus.VIOLATED
+_NOT_EVALUATED = InvariantStatus.NOT_EVALUATED
+
+
+def _check(entry: tuple[Expression, Evaluator], bindings: dict[str, Any]) -> InvariantCheck:
+    invariant, evaluate = entry
     try:
         value = evaluate(bindings)
     except EVALUATION_ERRORS as error:
-        return InvariantCheck(invariant, InvariantStatus.NOT_EVALUATED, values, why_not(error))
-    if value is not True and value is not False:
-        why = f"invariant gave {type(value).__name__}, not a boolean"
-        return InvariantCheck(invariant, InvariantStatus.NOT_EVALUATED, values, why)
-    status = InvariantStatus.SATISFIED if value else InvariantStatus.VIOLATED
-    return InvariantCheck(invariant, status, values)
+        return InvariantCheck(invariant, _NOT_EVALUATED, bindings, why_not(error))
+    if value is True:
+        return InvariantCheck(invariant, _SATISFIED, bindings)
+    if value is False:
+        return InvariantCheck(invariant, _VIOLATED, bindings)
+    why = f"invariant gave {type(value).__name__}, not a boolean"
+    return InvariantCheck(invariant, _NOT_EVALUATED, bindings, why)

@@ -120,10 +120,11 @@ class Spec:
 
     def derivation(self, name: str) -> Derivation | None:
         """The `derive` or `derive_after` entry binding `name`, if any."""
-        for entry in (*self.derive, *self.derive_after):
-            if entry.name == name:
-                return entry
-        return None
+        return self._derivations.get(name)
+
+    @functools.cached_property
+    def _derivations(self) -> dict[str, Derivation]:
+        return {entry.name: entry for entry in (*self.derive, *self.derive_after)}
 
     def diagnostic(self, code: str) -> Diagnostic | None:
         """The diagnostic with code `code`, if declared."""

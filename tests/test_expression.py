@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import enum
 import math
 import string
 
@@ -233,3 +234,48 @@ def test_power_towers_are_bounded_work(exponent: int, height: int) -> None:
         assert "bound" in error.why
     else:
         assert abs(result) <= MAX_MAGNITUDE  # type: ignore[arg-type]
+
+
+class _Two(enum.IntEnum):
+    TWO = 2
+
+
+# the evaluator has fast forms (a number literal as right operand, one comparison, one or
+# two arguments, plain int/float operands); each must say exactly what the general form says.
+@pytest.mark.parametrize(
+    ("text", "bindings", "outcome"),
+    [
+        ("x / 0", {"x": 1}, "division by zero"),
+        ("x % 0", {"x": 1}, "division by zero"),
+        ("x / 100", {"x": "a"}, "/ needs numbers, got str"),
+        ("x * 2", {"x": True}, "* needs numbers, got bool"),
+        ("x + y", {"x": None}, "None operand for +"),  # left is checked before right is read
+        ("x + y", {"x": 1}, "name 'y' is not bound"),
+        ("x * y", {"x": 10**10, "y": 10**10}, "result beyond bound 1e+18"),
+        ("x * 10", {"x": _Two.TWO}, 20),  # an int subclass takes the general path
+        ("x < None", {"x": 1}, "None operand for <"),
+        ("x == None", {"x": 1}, False),
+        ("x < y", {"x": "a", "y": 1}, "'<' not supported between instances of 'str' and 'int'"),
+        ("x > 1", {"x": 10**19}, "result beyond bound 1e+18"),  # names are bounded when read
+        ("x is None or x > 1", {"x": math.inf}, "result beyond bound 1e+18"),
+        ("min(x, y)", {"x": None}, "None operand for min()"),
+        ("min(x, y)", {"y": 1}, "name 'x' is not bound"),
+        ("max(x, y, z)", {"x": 1, "y": "s", "z": 2}, "max() needs numbers, got str"),
+        ("floor(x)", {"x": math.nan}, "result beyond bound 1e+18"),
+        ("ceil(x / y)", {"x": 7, "y": 2}, 4),
+        ("abs(x)", {"x": -2.5}, 2.5),
+        ("(-8) ** 0.5", {}, "result is a complex number"),
+        ("x ** y", {"x": 2, "y": 65}, "exponent 65 beyond bound 64"),
+    ],
+)
+def test_fast_forms_give_the_general_outcome(
+    text: str, bindings: dict[str, object], outcome: object
+) -> None:
+    expression = compile_expression(text)
+    if isinstance(outcome, str):
+        with pytest.raises(CannotEvaluate) as info:
+            expression.evaluate(bindings)
+        assert info.value.why == outcome
+    else:
+        result = expression.evaluate(bindings)
+        assert result == outcome and type(result) is type(outcome)

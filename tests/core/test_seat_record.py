@@ -31,7 +31,7 @@ def test_seated_record_from_a_verdict_matches_the_schema() -> None:
     assert list(data) == [
         "lens", "tier", "rung", "family", "verdict", "verified", "low_information", "findings",
         "checked", "rejected_rungs", "reason", "note", "raw_tail", "builder_family_seated",
-        "verifier",
+        "verifier", "recorded",
     ]  # fmt: skip
     assert data["verdict"] == "pass" and data["low_information"] is False
     assert data["findings"][0]["citation"] == "verified"

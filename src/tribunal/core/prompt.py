@@ -60,10 +60,12 @@ def render_prompt(
     adjudications: Sequence[Adjudication] = (),
     nonce: str | None = None,
     make_nonce: Callable[[], str] = new_nonce,
+    preamble: str | None = None,
 ) -> str:
     """The prompt for one seat: `tier` (the rung's tier name), `lens` (the lens or role id the
     verdict must carry), `question` (the lens question or role brief), `envelope` (the text of
-    envelope.md), and `adjudications` (refuted findings of earlier rounds).
+    envelope.md), `adjudications` (refuted findings of earlier rounds), and `preamble` (a
+    role's brief replacing the blind juror's, L-11 `--role`).
 
     `nonce` fixes the fence nonce (tests); otherwise `make_nonce` is called until it returns one
     that occurs nowhere in the material. Returns the prompt text; raises BadInput when `lens`
@@ -71,7 +73,7 @@ def render_prompt(
     """
     if not lens.strip() or "\n" in lens or "\r" in lens:
         raise BadInput("a lens id is one non-empty line", field="lens")
-    head = _header(tier, lens, question) + _adjudications(adjudications)
+    head = _header(tier, lens, question, preamble) + _adjudications(adjudications)
     tail = _protocol(lens)
     material = "\n".join([head, envelope, tail]).casefold()
     nonce = _fresh_nonce(material, nonce, make_nonce)
@@ -101,14 +103,21 @@ def _fresh_nonce(material: str, given: str | None, make_nonce: Callable[[], str]
     raise BadInput("no fresh fence nonce could be drawn", field="nonce")
 
 
-def _header(tier: str, lens: str, question: str) -> str:
+JUROR_PREAMBLE = (
+    "You are one juror of a blind review of a code change. You see only the envelope\n"
+    "below: the whole files the change touched, their tests, the paths of deleted files,\n"
+    "and the review contract (the change's intent and its pass criteria). Judge the files\n"
+    "as they stand against the contract, through your lens only.\n"
+)
+
+
+def _header(tier: str, lens: str, question: str, preamble: str | None) -> str:
+    # E-5: tier header, then the lens's (or the role's) preamble.
+    seat = "lens" if preamble is None else "role"
+    intro = (JUROR_PREAMBLE if preamble is None else preamble).rstrip("\n")
     return (
-        f"# Blind review — tier: {tier}\n\n"
-        "You are one juror of a blind review of a code change. You see only the envelope\n"
-        "below: the whole files the change touched, their tests, the paths of deleted files,\n"
-        "and the review contract (the change's intent and its pass criteria). Judge the files\n"
-        "as they stand against the contract, through your lens only.\n\n"
-        f"## Your lens: {lens}\n\n{question.strip()}\n"
+        f"# Blind review — tier: {tier}\n\n{intro}\n\n"
+        f"## Your {seat}: {lens}\n\n{question.strip()}\n"
     )
 
 

@@ -224,6 +224,15 @@ class Routing:
         }
 
 
+def capacity_skip(rung: Rung, tokens: int) -> Skip | None:
+    """L-3: the `capacity` skip of `rung` for a `tokens` prompt (plus its answer budget), or
+    None when it holds them. Routing checks it before dispatch; the walk again at every hop."""
+    if rung.holds(tokens):
+        return None
+    detail = f"needs {tokens} + {rung.answer_budget} tokens, holds {rung.context_tokens}"
+    return Skip(rung, ReasonCode.CAPACITY, detail)
+
+
 def route(
     fleet: Fleet,
     builder: Builder,
@@ -280,9 +289,8 @@ def _route_ladder(
         # L-6 order: builder_family, then capacity, then no_credentials.
         if excluded is not None and not solo:
             skipped.append(Skip(rung, ReasonCode.BUILDER_FAMILY, excluded))
-        elif tokens is not None and not rung.holds(tokens):
-            detail = f"needs {tokens} + {rung.answer_budget} tokens, holds {rung.context_tokens}"
-            skipped.append(Skip(rung, ReasonCode.CAPACITY, detail))
+        elif tokens is not None and (over := capacity_skip(rung, tokens)) is not None:
+            skipped.append(over)
         elif rung.key_env is not None and not env.get(rung.key_env):
             skipped.append(Skip(rung, ReasonCode.NO_CREDENTIALS, f"{rung.key_env} is not set"))
         elif excluded is not None:

@@ -3,7 +3,8 @@
 `{lens, tier, rung, family, verdict: pass|refuse|hold, verified, low_information, findings,
 checked, rejected_rungs: [{rung, reason, raw_tail}]}` plus, added for readers of the record:
 `reason`/`note`/`raw_tail` (why the seated rung's verdict was rewritten: `malformed`,
-`contradictory_pass`), `builder_family_seated` (L-10) and `verifier` (the fused verifier, L-5).
+`contradictory_pass`), `builder_family_seated` (L-10), `verifier` (the fused verifier, L-5) and
+`recorded` (the verdict is a replay rung's recorded reply, L-7).
 Courts consume this shape only; `seat_record.schema.json` describes `to_dict()`.
 """
 
@@ -80,6 +81,7 @@ class SeatRecord:
     raw_tail: str | None = None
     builder_family_seated: bool = False
     verifier: VerifierSeat | None = None
+    recorded: bool = False  # L-7: a replay rung's recorded reply, labelled in every report
 
     @classmethod
     def seated(
@@ -147,4 +149,5 @@ class SeatRecord:
             "raw_tail": self.raw_tail,
             "builder_family_seated": self.builder_family_seated,
             "verifier": self.verifier.to_dict() if self.verifier is not None else None,
+            "recorded": self.recorded,
         }

@@ -156,7 +156,26 @@ def x2_envelope(quick: bool, work: Path) -> list[Row]:
     ]  # fmt: skip
 
 
+def x1_seats(quick: bool, work: Path) -> list[Row]:
+    """X-1: eight seats against a server answering after 1 s, within 1.3x one seat's time."""
+    from seats_x1 import TARGET_RATIO, measure
+
+    figures = measure(quick, work)
+    ratio = figures["eight_s"] / figures["one_s"]
+    return [
+        Row(
+            "X-1",
+            f"{figures['seats']:.0f} seats in parallel vs one seat (server answers after "
+            f"{figures['delay_s']:g} s; {figures['eight_s']:.2f} vs {figures['one_s']:.2f} s)",
+            f"{ratio:.2f}x",
+            f"<= {TARGET_RATIO}x",
+            ratio <= TARGET_RATIO,
+        )
+    ]
+
+
 BENCHMARKS: dict[str, Callable[[bool, Path], list[Row]]] = {
+    "X-1": x1_seats,
     "X-2": x2_envelope,
     "X-4": x4_duel,
     "X-5": x5_help,

@@ -133,6 +133,12 @@ def huge(size: int = 10 * 1024 * 1024, fill: str = "x") -> Behaviour:
     return Behaviour("huge", size=size, fill=fill)
 
 
+def together(parties: int, then: Behaviour | None = None) -> Behaviour:
+    """Answer `then` (default: a valid reply) only once `parties` requests wait here at the same
+    time; a 500 when they do not arrive within 5 s — so only concurrent callers get a reply."""
+    return Behaviour("together", size=parties, then=then or reply(VALID))
+
+
 def hang_up() -> Behaviour:
     """Close the connection without answering."""
     return Behaviour("hang_up")
@@ -174,6 +180,9 @@ class JurorServer:
         self._rules: list[tuple[str, Behaviour]] = []
         self._default: Behaviour | None = None
         self._lock = threading.Lock()
+        self._barriers: dict[int, threading.Barrier] = {}
+        self.in_flight = 0  # chat requests being answered now
+        self.peak_in_flight = 0  # the most ever answered at once
         self.stopping = threading.Event()
         self._httpd = _Server(("127.0.0.1", 0), _Handler)
         self._httpd.juror = self
@@ -340,7 +349,29 @@ class _Handler(BaseHTTPRequestHandler):
             return  # the client stopped reading (a cap or a timeout): that is the point
 
     def _perform(self, juror: JurorServer, behaviour: Behaviour) -> None:
+        with juror._lock:
+            juror.in_flight += 1
+            juror.peak_in_flight = max(juror.peak_in_flight, juror.in_flight)
+        try:
+            self._answer(juror, behaviour)
+        finally:
+            with juror._lock:
+                juror.in_flight -= 1
+
+    def _answer(self, juror: JurorServer, behaviour: Behaviour) -> None:
         key = self._key()
+        if behaviour.kind == "together":
+            with juror._lock:
+                barrier = juror._barriers.setdefault(
+                    behaviour.size, threading.Barrier(behaviour.size)
+                )
+            try:
+                barrier.wait(timeout=5)
+            except threading.BrokenBarrierError:
+                self._send(500, json.dumps({"error": "the other requests never came"}))
+                return
+            assert behaviour.then is not None
+            behaviour = behaviour.then
         if behaviour.kind == "slow":
             if juror.stopping.wait(behaviour.delay_s):
                 return
@@ -428,5 +459,6 @@ __all__ = [
     "reply",
     "slow",
     "status",
+    "together",
     "verdict",
 ]

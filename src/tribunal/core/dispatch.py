@@ -1,0 +1,91 @@
+"""L-9: every seat of a sitting dispatched at once, bounded per rung by `max_concurrency`.
+
+Seats run on threads (the HTTP transports are synchronous). Two lenses can walk down to the same
+rung, so each rung has ONE semaphore shared by every seat, sized by its `max_concurrency` (a local
+card: 1). As each seat finishes, the caller's `on_seat` is called in the calling thread — one at
+a time, so it may write `verdict_<lens>.json` without a lock. A seat that crashes is recorded for
+its lens as a hold naming the error; the seats already paid for are never discarded (source 000:
+an exploding lens never throws away verdicts already paid for).
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable, Iterable, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor, as_completed
+from contextlib import AbstractContextManager
+from dataclasses import dataclass, replace
+
+from tribunal.core.fleet import Rung
+from tribunal.core.redaction import redact
+from tribunal.core.routing import LensRoute
+from tribunal.core.seat import SeatContext, walk_seat
+from tribunal.core.seat_record import SeatRecord
+
+SeatCallback = Callable[[SeatRecord], None]
+
+
+class RungGates:
+    """One bounded semaphore per rung, sized by its `max_concurrency` (L-9)."""
+
+    def __init__(self, rungs: Iterable[Rung]) -> None:
+        self._semaphores = {
+            rung.id: threading.BoundedSemaphore(max(1, rung.max_concurrency)) for rung in rungs
+        }
+
+    def admit(self, rung: Rung) -> AbstractContextManager[object]:
+        """The semaphore of `rung`, held for the whole call. Raises KeyError for a rung the
+        gates were not built for."""
+        return self._semaphores[rung.id]
+
+
+@dataclass(frozen=True)
+class SeatJob:
+    """One seat to sit: its route and its rendered prompt."""
+
+    route: LensRoute
+    prompt: str
+
+
+def dispatch_seats(
+    jobs: Sequence[SeatJob],
+    context: SeatContext,
+    *,
+    rungs: Iterable[Rung],
+    on_seat: SeatCallback | None = None,
+) -> list[SeatRecord]:
+    """Sit every seat of `jobs` concurrently, each rung bounded by its `max_concurrency`
+    (`rungs`: every rung of the fleet), calling `on_seat` with each record as it finishes.
+
+    Returns the records in the order of `jobs`. A seat that raises becomes a hold naming the
+    error (redacted, S-6); only an exception of `on_seat` itself escapes, once every seat is done.
+    """
+    if not jobs:
+        return []
+    context = replace(context, gate=RungGates(rungs))
+    records: list[SeatRecord | None] = [None] * len(jobs)
+    with ThreadPoolExecutor(max_workers=len(jobs), thread_name_prefix="seat") as pool:
+        futures: dict[Future[SeatRecord], int] = {
+            pool.submit(_sit, job, context): index for index, job in enumerate(jobs)
+        }
+        for future in as_completed(futures):
+            index = futures[future]
+            record = future.result()
+            records[index] = record
+            if on_seat is not None:
+                on_seat(record)
+    return [record for record in records if record is not None]
+
+
+def _sit(job: SeatJob, context: SeatContext) -> SeatRecord:
+    route = job.route
+    try:
+        return walk_seat(route, job.prompt, context)
+    except Exception as error:  # L-9: one seat's crash is that lens's hold, not the sitting's
+        message = redact(f"{type(error).__name__}: {error}", context.secrets)
+        return SeatRecord.hold(
+            lens=route.lens.id,
+            tier=route.tier.name,
+            rejected_rungs=tuple(skip.to_rejected() for skip in route.skipped),
+            note=f"the seat crashed: {message}",
+        )

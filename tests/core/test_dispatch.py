@@ -1,0 +1,79 @@
+"""L-9: seats dispatched concurrently, bounded per rung, each recorded as it finishes."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from tests.core.seats import ENV, lens_route, server_rung, write_fleet
+from tests.jurors import JurorServer, reply, slow, together, verdict
+from tribunal.core.dispatch import SeatJob, dispatch_seats
+from tribunal.core.fleet import Fleet
+from tribunal.core.seat import SeatContext, seat_prompt
+from tribunal.core.seat_record import SeatRecord
+from tribunal.enums import SeatVerdict
+
+ENVELOPE_TEXT = "### calc.py\n\n```\ndef sub(a, b):\n    return a - b\n```\n"
+
+
+def lens_fleet(tmp_path: Path, server: JurorServer, count: int, concurrency: int) -> Fleet:
+    rungs = [server_rung("shared", "vendor-a", server, max_concurrency=concurrency)]
+    lenses = {f"l{i}": {"tier": "generalist", "question": f"Question {i}?"} for i in range(count)}
+    return write_fleet(tmp_path, rungs, {"generalist": ["shared"]}, lenses)
+
+
+def jobs_of(fleet: Fleet) -> list[SeatJob]:
+    routes = [lens_route(fleet, lens.id) for lens in fleet.lenses]
+    return [SeatJob(route, seat_prompt(route, ENVELOPE_TEXT)) for route in routes]
+
+
+def test_eight_seats_are_asked_at_the_same_time(tmp_path: Path) -> None:
+    with JurorServer("openai") as server:
+        fleet = lens_fleet(tmp_path, server, 8, concurrency=8)
+        for lens in fleet.lenses:
+            # Each reply waits until all eight requests are in: a serial loop gets only 500s.
+            server.when(f'"lens": "{lens.id}"', together(8, reply(verdict(lens.id))))
+        finished: list[SeatRecord] = []
+        context = SeatContext.for_fleet(fleet, environ=ENV)
+        records = dispatch_seats(
+            jobs_of(fleet), context, rungs=fleet.rungs.values(), on_seat=finished.append
+        )
+    assert [record.lens for record in records] == [f"l{i}" for i in range(8)]
+    assert all(record.verdict is SeatVerdict.PASS for record in records)
+    assert sorted(record.lens for record in finished) == [f"l{i}" for i in range(8)]
+    assert server.peak_in_flight == 8
+
+
+def test_a_rung_is_never_asked_beyond_its_max_concurrency(tmp_path: Path) -> None:
+    with JurorServer("openai") as server:
+        fleet = lens_fleet(tmp_path, server, 4, concurrency=1)
+        for lens in fleet.lenses:
+            server.when(f'"lens": "{lens.id}"', slow(0.05, reply(verdict(lens.id))))
+        context = SeatContext.for_fleet(fleet, environ=ENV)
+        records = dispatch_seats(jobs_of(fleet), context, rungs=fleet.rungs.values())
+    assert all(record.verdict is SeatVerdict.PASS for record in records)
+    assert len(server.chat_requests()) == 4
+    assert server.peak_in_flight == 1  # a local card: one call at a time, across seats
+
+
+def test_a_crashing_seat_holds_for_its_lens_and_keeps_the_others(tmp_path: Path) -> None:
+    with JurorServer("openai") as server:
+        server.when('"lens": "defect"', reply(verdict("defect")))
+        rungs = [
+            server_rung("cloud", "vendor-a", server),
+            # A harness rung needs a checkout; none is given: that seat raises.
+            {"id": "harness", "family": "vendor-c", "transport": "command", "command": ["true"]},
+        ]
+        tiers = {"generalist": ["cloud"], "deep_state": ["harness"]}
+        lenses = {"defect": {}, "reversibility": {}}
+        fleet = write_fleet(tmp_path, rungs, tiers, lenses)
+        finished: list[SeatRecord] = []
+        context = SeatContext.for_fleet(fleet, environ=ENV)
+        records = dispatch_seats(
+            jobs_of(fleet), context, rungs=fleet.rungs.values(), on_seat=finished.append
+        )
+    defect, reversibility = records
+    assert defect.verdict is SeatVerdict.PASS
+    assert (reversibility.verdict, reversibility.rung) == (SeatVerdict.HOLD, None)
+    assert reversibility.note is not None and "crashed" in reversibility.note
+    assert "BadInput" in reversibility.note
+    assert len(finished) == 2

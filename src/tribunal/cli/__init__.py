@@ -32,6 +32,7 @@ COMMANDS: dict[str, str] = {
     "readiness": "tribunal.cli.readiness:readiness",
     "matrix": "tribunal.cli.matrix:matrix",
     "ladder": "tribunal.cli.ladder:ladder",
+    "seat": "tribunal.cli.seat:seat",
     "init": "tribunal.cli.init:init",
     "precedent": "tribunal.cli.precedent:precedent",
     "records": "tribunal.cli.records:records",

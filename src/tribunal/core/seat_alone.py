@@ -1,0 +1,79 @@
+"""One seat on its own against a built envelope (L-11): how a user checks a fleet before
+trusting it. Everything that would make the run bad input is checked before any rung is asked."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+
+from tribunal.core.builder import Builder
+from tribunal.core.envelope import Envelope
+from tribunal.core.fleet import Fleet
+from tribunal.core.lenses import Lens
+from tribunal.core.routing import LensRoute, route_lens
+from tribunal.core.seat import SeatContext, seat_prompt, walk_seat
+from tribunal.core.seat_record import SeatRecord
+from tribunal.core.transports import Checkout
+from tribunal.enums import Transport
+from tribunal.errors import BadInput
+
+
+def fleet_lens(fleet: Fleet, lens_id: str) -> Lens:
+    """The lens `lens_id` of `fleet`. Raises BadInput (field `--lens`, listing the lenses)."""
+    for lens in fleet.lenses:
+        if lens.id == lens_id:
+            return lens
+    known = ", ".join(lens.id for lens in fleet.lenses)
+    raise BadInput(f"unknown lens {lens_id!r}; lenses of {fleet.label}: {known}", field="--lens")
+
+
+def tier_lens(fleet: Fleet, lens: Lens, field: str) -> Lens:
+    """`lens` (a role seated on a tier) when `fleet` has its tier. Raises BadInput naming
+    `field` when it does not."""
+    if lens.tier not in fleet.tiers:
+        raise BadInput(
+            f"{lens.id} routes on tier {lens.tier!r}, which {fleet.label} does not declare "
+            f"(tiers: {', '.join(fleet.tiers)})",
+            field=field,
+        )
+    return lens
+
+
+def sit_alone(
+    fleet: Fleet,
+    builder: Builder,
+    lens: Lens,
+    envelope: Envelope,
+    *,
+    environ: Mapping[str, str],
+    repo: Path | None = None,
+    solo: bool = False,
+    preamble: str | None = None,
+) -> SeatRecord:
+    """Route `lens` for `builder`, render its prompt over `envelope` and walk its ladder.
+
+    Returns the SeatRecord. Raises BadInput before any dispatch when a rung the seat could walk
+    to runs a harness (`command`) and no `repo` (the worktree of the envelope's head) is given.
+    """
+    route = route_lens(fleet, lens, builder, env=environ, solo=solo)
+    _require_checkout(route, repo)
+    checkout = Checkout(repo, envelope.head) if repo is not None else None
+    context = SeatContext.for_fleet(
+        fleet, environ=environ, envelope_files=envelope.file_texts(), checkout=checkout
+    )
+    return walk_seat(route, seat_prompt(route, envelope.text, preamble=preamble), context)
+
+
+def _require_checkout(route: LensRoute, repo: Path | None) -> None:
+    if repo is not None:
+        return
+    rungs = [candidate.rung for candidate in route.candidates]
+    if route.verifier is not None:
+        rungs += [candidate.rung for candidate in route.verifier.candidates]
+    harness = [rung.id for rung in rungs if rung.transport is Transport.COMMAND]
+    if harness:
+        raise BadInput(
+            f"harness rung(s) {', '.join(harness)} run on a worktree of the envelope's head: "
+            "give the repository with --repo",
+            field="--repo",
+        )

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -227,3 +229,31 @@ def test_replay_fleet_seat_is_labelled_recorded() -> None:
     record = sit(fleet, envelope=ENVELOPE)
     assert (record.verdict, record.recorded) == (SeatVerdict.PASS, True)
     assert record.low_information is True  # a pass that names nothing it checked is bare
+
+
+def test_a_harness_that_writes_is_annulled_and_the_walk_goes_on(tmp_path: Path) -> None:
+    from tests.gitrepo import GitRepo
+    from tribunal.core.transports import Checkout
+
+    repo = GitRepo(tmp_path / "repo")
+    repo.commit("base", {"calc.py": "x = 1\n"})
+    head = repo.git("rev-parse", "HEAD").strip()
+    writer = (
+        "import pathlib, sys; sys.stdin.read(); pathlib.Path('calc.py').write_text('y')\n"
+        'print(\'{"verdict": "pass", "lens": "defect", "findings": []}\')'
+    )
+    with JurorServer("openai") as server:
+        server.script(reply(verdict("defect", "refuse", findings=[{"severity": "minor",
+                                                                     "claim": "c"}])))  # fmt: skip
+        rungs = [
+            {"id": "harness", "family": "vendor-h", "transport": "command",
+             "command": [sys.executable, "-c", writer]},
+            server_rung("cloud", "vendor-a", server),
+        ]  # fmt: skip
+        fleet = write_fleet(tmp_path, rungs, {"generalist": ["harness", "cloud"]})
+        context = SeatContext.for_fleet(fleet, environ=ENV)
+        context = replace(context, checkout=Checkout(repo.path, head))
+        record = walk_seat(lens_route(fleet), PROMPT, context)
+    assert (record.verdict, record.rung) == (SeatVerdict.REFUSE, "cloud")
+    assert [(r.rung, r.reason) for r in record.rejected_rungs] == [("harness", "annulled")]
+    assert (repo.path / "calc.py").read_text() == "x = 1\n"  # the repository is untouched

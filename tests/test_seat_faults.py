@@ -115,6 +115,8 @@ def test_every_fault_lands_in_its_l6_row(tmp_path: Path, protocol: str, fault: s
     if row.walks_on:
         assert (record.rung, asked_fallback) == ("fallback", 1)
         assert [(r.rung, r.reason) for r in record.rejected_rungs] == [("faulty", row.reason)]
+        if fault.startswith("http-"):  # L-6: the status is recorded
+            assert f"HTTP {fault.removeprefix('http-')}" in record.rejected_rungs[0].detail
     else:
         assert (record.rung, asked_fallback) == ("faulty", 0)  # stop — one shot, no retries
         assert (record.verdict, record.reason) == (row.verdict, row.reason)

@@ -134,7 +134,10 @@ class SeatContext:
         )
 
     def _failed(self, rung: Rung, lens: str, failure: RungFailure) -> Verdict | RejectedRung:
-        message = redact(str(failure), self.secrets)
+        said = failure.message
+        if failure.status is not None and f"HTTP {failure.status}" not in said:
+            said += f" (HTTP {failure.status})"  # L-6: the status is recorded
+        message = redact(said, self.secrets)
         tail = raw_tail(failure.raw_tail, self.secrets) if failure.raw_tail else None
         if failure.reason is ReasonCode.MALFORMED:
             # L-6: a body that is not the protocol, or over 1 MiB, answered badly: one shot.

@@ -1,0 +1,50 @@
+"""L-11: the text `tribunal seat` prints names the verifier, UNVERIFIED holds and bare passes."""
+
+from __future__ import annotations
+
+from tribunal.core.seat_record import RejectedRung, SeatRecord, VerifierSeat
+from tribunal.core.seat_text import render_seat
+from tribunal.enums import ReasonCode, SeatVerdict
+
+
+def test_fused_pass_names_its_verifier_and_bare_pass() -> None:
+    record = SeatRecord(
+        "boundary_condition",
+        "fast_structural",
+        "local",
+        "qwen",
+        SeatVerdict.PASS,
+        verified=True,
+        low_information=True,
+        verifier=VerifierSeat("cloud", "vendor-v", SeatVerdict.PASS),
+    )
+    assert render_seat(record) == (
+        "lens: boundary_condition (tier fast_structural)\n"
+        "seated: local [qwen]\n"
+        "verifier: cloud [vendor-v]: pass (verified: true)\n"
+        "verdict: PASS (low information: a bare pass, it names nothing it checked)\n"
+    )
+
+
+def test_unverified_hold_says_no_verifier_answered() -> None:
+    record = SeatRecord(
+        "boundary_condition",
+        "fast_structural",
+        "local",
+        "qwen",
+        SeatVerdict.HOLD,
+        verified=False,
+        note="UNVERIFIED: the primary passed and no verifier rung answered",
+        rejected_rungs=(
+            RejectedRung("cloud", ReasonCode.NOT_ANSWERED, detail="verifier: HTTP 500"),
+        ),
+    )
+    assert render_seat(record) == (
+        "lens: boundary_condition (tier fast_structural)\n"
+        "seated: local [qwen]\n"
+        "verifier: none answered (verified: false)\n"
+        "verdict: HOLD\n"
+        "note: UNVERIFIED: the primary passed and no verifier rung answered\n"
+        "rejected rungs:\n"
+        "  cloud: not_answered (verifier: HTTP 500)\n"
+    )

@@ -48,3 +48,11 @@ def test_unverified_hold_says_no_verifier_answered() -> None:
         "rejected rungs:\n"
         "  cloud: not_answered (verifier: HTTP 500)\n"
     )
+
+
+def test_a_solo_seat_names_the_weakened_gate() -> None:
+    record = SeatRecord(
+        "defect", "generalist", "own", "vendor-a", SeatVerdict.PASS, builder_family_seated=True
+    )
+    assert "seated: own [vendor-a] builder_family_seated\n" in render_seat(record)
+    assert "DEGRADED: graded same-family-blind, not cross-family\n" in render_seat(record)

@@ -16,6 +16,7 @@ from tests.jurors import (
     length,
     reply,
     status,
+    together,
     verdict,
 )
 from tribunal.core.fleet import Fleet
@@ -257,3 +258,15 @@ def test_a_harness_that_writes_is_annulled_and_the_walk_goes_on(tmp_path: Path) 
     assert (record.verdict, record.rung) == (SeatVerdict.REFUSE, "cloud")
     assert [(r.rung, r.reason) for r in record.rejected_rungs] == [("harness", "annulled")]
     assert (repo.path / "calc.py").read_text() == "x = 1\n"  # the repository is untouched
+
+
+def test_fused_primary_and_verifier_are_asked_at_the_same_time(tmp_path: Path) -> None:
+    with JurorServer("openai") as server:
+        # Both replies wait until two requests are in: asked one after the other, both fail.
+        server.always(together(2, reply(verdict("boundary_condition"))))
+        rungs = [server_rung("local", "qwen", server), server_rung("cloud", "vendor-v", server)]
+        tiers = {"fast_structural": {"primary": ["local"], "verifier": ["cloud"]}}
+        fleet = write_fleet(tmp_path, rungs, tiers, {"boundary_condition": {}})
+        record = sit(fleet, lens="boundary_condition")
+    assert (record.verdict, record.verified) == (SeatVerdict.PASS, True)
+    assert server.peak_in_flight == 2

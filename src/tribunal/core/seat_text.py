@@ -3,7 +3,8 @@ passed over and why. Deterministic: the same record, the same bytes."""
 
 from __future__ import annotations
 
-from tribunal.core.seat_record import SeatRecord
+from tribunal.core.routing import WEAKENED_GATE
+from tribunal.core.seat_record import SAME_FAMILY, SeatRecord
 from tribunal.enums import SeatVerdict
 
 
@@ -32,6 +33,8 @@ def render_seat(record: SeatRecord) -> str:
         lines.append(f"reason: {record.reason.value}")
     if record.note:
         lines.append(f"note: {record.note}")
+    if record.builder_family_seated or record.verified == SAME_FAMILY:
+        lines.append(f"DEGRADED: {WEAKENED_GATE}")  # L-10: the weakened gate is named
     if record.findings:
         lines.append("findings:")
         for finding in record.findings:

@@ -160,3 +160,25 @@ def test_configured_precedents_file_is_checked_and_cited(
     )
     code, out, _ = run_check(repo, monkeypatch, "--precedents", "nowhere.md")
     assert code == 1 and "PREC-001 is in no precedents.md" in out
+
+
+def test_a_next_check_when_that_does_not_compile_is_a_problem_on_its_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """R-2, R-6: `next_check.when` is a T-2 expression, compiled when the check reads it."""
+    repo = records_repo(tmp_path / "r")
+    conditioned = PRECEDENTS.replace(
+        'next_check: "burst_window_sec rises above 60"',
+        "next_check:\n  text: burst rises\n  when: burst.window_sec > 60",
+    )
+    write(repo, "precedents.md", conditioned)
+    commit_all(repo, "bad condition")
+    code, out, _ = run_check(repo, monkeypatch)
+    assert code == 1
+    assert out.splitlines() == [
+        "precedents.md:12: next_check.when: attribute access is not allowed in expression "
+        "'burst.window_sec > 60'",
+    ]
+    write(repo, "precedents.md", conditioned.replace("burst.window_sec", "burst_window_sec"))
+    commit_all(repo, "fixed condition")
+    assert run_check(repo, monkeypatch)[0] == 0

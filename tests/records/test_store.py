@@ -187,3 +187,24 @@ def test_kill_in_the_middle_of_an_add_leaves_the_file_whole(tmp_path: Path) -> N
     assert (again.returncode, out) == (0, "PREC-002\n"), err
     parsed = parse_precedents((repo / "precedents.md").read_text(), "precedents.md")
     assert [e.case_id for e in parsed.entries] == ["PREC-001", "PREC-002"] and not parsed.problems
+
+
+@pytest.mark.parametrize(
+    ("when", "message"),
+    [
+        ("burst.window > 60", "attribute access is not allowed"),
+        ("burst_window_sec >", "syntax error"),
+        ("__import__('os')", "call of '__import__' is not allowed"),
+        ("x ** 1000", "exponent 1000 beyond bound"),
+    ],
+)
+def test_a_bad_next_check_when_is_bad_input_and_appends_nothing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, when: str, message: str
+) -> None:
+    """R-2, T-2: the condition is compiled by the spec's evaluator before anything is written."""
+    repo = records_repo(tmp_path / "r")
+    before = (repo / "precedents.md").read_bytes()
+    code, out, err = invoke(repo, monkeypatch, *ADD, *WHAT, "--next-check-when", when)
+    assert (code, out) == (2, "")
+    assert err.startswith("tribunal: error: --next-check-when: ") and message in err
+    assert (repo / "precedents.md").read_bytes() == before

@@ -12,6 +12,7 @@ from pathlib import Path
 from tribunal.errors import BadInput, BrokenRef
 from tribunal.paths import display_path, inside
 from tribunal.records.frontmatter import read_judgment
+from tribunal.records.next_check import when_problems
 from tribunal.records.precedent import PrecedentsFile
 from tribunal.records.precedents_file import read_precedents
 from tribunal.records.refs import evidence_base, resolve_ref
@@ -100,7 +101,7 @@ def _check_precedents(file: Path, root: Path, report: CheckReport) -> Precedents
         report.problems.append(Problem.of(error, label))
         return PrecedentsFile(label, "", [], [])
     report.precedents += len(parsed.entries)
-    for problem in [*parsed.problems, *parsed.duplicate_problems()]:
+    for problem in [*parsed.problems, *parsed.duplicate_problems(), *when_problems(parsed)]:
         report.problems.append(Problem.of(problem, label))
     ids = {entry.case_id for entry in parsed.entries}
     for entry in parsed.entries:

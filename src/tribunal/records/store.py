@@ -25,6 +25,7 @@ from tribunal.errors import BadInput, TribunalError
 from tribunal.faults import pause_here, pause_point
 from tribunal.paths import display_path
 from tribunal.records.frontmatter import dump_mapping, read_judgment
+from tribunal.records.next_check import compile_when
 from tribunal.records.precedent import SCOPE_KEYS, PrecedentsFile, format_id, id_problem
 from tribunal.records.precedents_file import parse_precedents
 from tribunal.records.refs import evidence_base, parse_ref
@@ -153,6 +154,8 @@ def _fields_from(judgment: Path, root: Path, new: NewPrecedent) -> dict[str, Any
         applies_to["text"] = new.applies_to
     next_check: Any = new.next_check
     if new.next_check_when is not None:
+        # the condition is a T-2 expression; a bad one is bad input, nothing appended.
+        compile_when(new.next_check_when, field="--next-check-when")
         next_check = {"when": new.next_check_when, "text": new.next_check}
     fields: dict[str, Any] = {
         "verdict": read.fields["verdict"],

@@ -459,3 +459,14 @@ class CheckStatus(StrEnum):
     DECIDED = "decided"  # this rule decided the round
     NOT_MET = "not_met"  # the rule was weighed and did not decide
     NOT_REACHED = "not_reached"  # an earlier rule decided first
+
+
+class MatchStatus(StrEnum):
+    """R-4: where `precedent match` puts a precedent for a dispute (the JSON list names)."""
+
+    APPLIES = "applies"  # scope matches, next_check evaluable and not triggered
+    DUE = "due_for_reexamination"  # next_check.when evaluates true for the dispute
+    CANNOT_EVALUATE = "cannot_evaluate"  # next_check.when cannot be evaluated for the dispute
+    SCOPE_UNKNOWN = "scope_unknown"  # the dispute lacks a key the precedent's scope declares
+    CANDIDATE = "candidates"  # scope is prose only: ranked by text, never applied
+    OUT_OF_SCOPE = "out_of_scope"  # a declared scope the dispute's value is not in: not listed

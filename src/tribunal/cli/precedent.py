@@ -174,3 +174,71 @@ def search(
     for hit in hits:
         text = hit.applies_to if isinstance(hit.applies_to, str) else hit.applies_to.get("text", "")
         click.echo(f"{hit.case_id}  {hit.verdict:<8}  {hit.score:.4g}  {text}")
+
+
+def _dispute_option(name: str, help_text: str) -> Callable[[F], F]:
+    return click.option(
+        f"--{name}", name, type=click.Path(dir_okay=False, path_type=Path), help=help_text
+    )
+
+
+@precedent.command()
+@_dispute_option("case", "A counterexample case file: its given_snapshot, when_payload and "
+                 "top-level scalars are the facts.")  # fmt: skip
+@_dispute_option("judgment", "A judgment.md: its front matter is the facts.")
+@_dispute_option("facts", "A YAML or JSON mapping of the dispute's fields.")
+@_file_option
+@click.option("--all", "include_superseded", is_flag=True, help="Include superseded entries.")
+@click.option(
+    "--limit",
+    type=click.IntRange(min=1),
+    default=20,
+    show_default=True,
+    help="At most N candidates (prose-scoped precedents ranked by text).",
+)
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON document on stdout.")
+def match(
+    case: Path | None,
+    judgment: Path | None,
+    facts: Path | None,
+    file: Path | None,
+    include_superseded: bool,
+    limit: int,
+    as_json: bool,
+) -> None:
+    """List the precedents a later dispute falls under (a query, not a verdict: exit 0).
+
+    Give exactly one of --case, --judgment, --facts. A precedent applies when its
+    domains/tiers/modes hold the dispute's domain/tier/mode (`all` matches anything) and its
+    next_check is not triggered; it is due for re-examination when next_check.when is true,
+    cannot be evaluated when the condition reads a field the dispute lacks, and its scope is
+    unknown when the dispute lacks a scope key. Precedents scoped only in prose are candidates,
+    ranked by text, never applied. Order: DENY, DEFERRED, APPROVE, then the latest.
+    """
+    from tribunal.records.match import match_precedents
+
+    given = [(flag, path) for flag, path in (("--case", case), ("--judgment", judgment),
+             ("--facts", facts)) if path is not None]  # fmt: skip
+    if len(given) != 1:
+        raise click.UsageError("give exactly one of --case, --judgment, --facts")
+    root, target = _precedents_file(file)
+    dispute = _load_facts(given[0][0], given[0][1], root)
+    result = match_precedents(
+        target, root, dispute, include_superseded=include_superseded, candidate_limit=limit
+    )
+    if as_json:
+        from tribunal.atomic import dump_json
+
+        click.echo(dump_json(result.to_json()), nl=False)
+        return
+    from tribunal.records.match import listing
+
+    click.echo(listing(result), nl=False)
+
+
+def _load_facts(flag: str, path: Path, root: Path) -> Any:
+    from tribunal.paths import display_path
+    from tribunal.records.facts import case_facts, facts_file, judgment_facts
+
+    loader = {"--case": case_facts, "--judgment": judgment_facts, "--facts": facts_file}[flag]
+    return loader(path, display_path(path, root))

@@ -19,6 +19,7 @@ from tribunal.records.index import CJK_RUN, cjk_text, open_index, rebuild
 from tribunal.records.precedent import ALL_SCOPE
 
 _WORD_CHAR = re.compile(r"\w")
+_TOKEN = re.compile(r"[^\W_]+")  # unicode61: letters and digits; `_` separates words
 
 
 @dataclass(frozen=True)
@@ -83,23 +84,79 @@ def search_precedents(
 
     Raises BadInput for an empty query or a precedents file that is missing or does not parse.
     """
-    import sqlite3
-
     expression = match_expression(query)
     sql, parameters = _sql(expression, filters or SearchFilters(), limit)
-    rows: list[tuple[str, float]] = []
+    return [_hit(row) for row in query_index(source, root, sql, parameters)]
+
+
+def relevance(
+    source: Path,
+    root: Path,
+    texts: list[str],
+    *,
+    include_superseded: bool = False,
+    limit: int | None = 20,
+) -> list[tuple[int, str, float]]:
+    """R-4 candidates: the entries whose scope is prose only (no domains, tiers or modes) that
+    share at least one word with `texts`, best first, as (position in the file counting from
+    1, case_id, score); score is -bm25, higher is better. Raises BadInput as search does."""
+    terms = _any_word(texts)
+    if not terms:
+        return []
+    where = [
+        "entry_text MATCH ?",
+        "entry.domains IS NULL AND entry.tiers IS NULL AND entry.modes IS NULL",
+    ]
+    if not include_superseded:
+        where.append("entry.superseded = 0")
+    sql = (
+        "SELECT entry.id, entry.case_id, -bm25(entry_text) AS score FROM entry_text "
+        "JOIN entry ON entry.id = entry_text.rowid "
+        f"WHERE {' AND '.join(where)} "
+        "ORDER BY score DESC, entry.number DESC, entry.id DESC"
+    )
+    parameters: list[Any] = [" OR ".join(terms)]
+    if limit is not None:
+        sql += " LIMIT ?"
+        parameters.append(limit)
+    return [
+        (int(row[0]), str(row[1]), float(row[2]))
+        for row in query_index(source, root, sql, parameters)
+    ]
+
+
+def query_index(source: Path, root: Path, sql: str, parameters: list[Any]) -> list[Any]:
+    """The rows of `sql` over a fresh index of `source`; a corrupt index is rebuilt once and the
+    query retried (R-5). Raises BadInput when the source is missing or does not parse."""
+    import sqlite3
+
     for attempt in (1, 2):
         connection = open_index(source, root)
         try:
-            rows = connection.execute(sql, parameters).fetchall()
-            break
+            rows: list[Any] = connection.execute(sql, parameters).fetchall()
+            return rows
         except sqlite3.DatabaseError:
             if attempt == 2:
                 raise
             rebuild(source, root)  # R-5: a corrupt index is rebuilt, never trusted
         finally:
             connection.close()
-    return [_hit(row) for row in rows]
+    raise AssertionError("unreachable")
+
+
+# Ranking candidates against a whole dispute: at most this many distinct words of its text.
+MAX_RELEVANCE_TERMS = 64
+
+
+def _any_word(texts: list[str]) -> list[str]:
+    """FTS5 terms matching any word of `texts` (each word a phrase of its tokens), deduplicated
+    in order of first appearance, at most MAX_RELEVANCE_TERMS."""
+    seen: dict[str, None] = {}
+    for text in texts:
+        for token in _TOKEN.findall(cjk_text(text)[0]):
+            if len(seen) < MAX_RELEVANCE_TERMS:
+                seen.setdefault(token.lower(), None)
+    return ['body : "' + token.replace('"', '""') + '"' for token in seen]
 
 
 def _sql(expression: str, filters: SearchFilters, limit: int | None) -> tuple[str, list[Any]]:

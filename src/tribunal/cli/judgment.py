@@ -42,6 +42,21 @@ def _templates_option(function: click.decorators.FC) -> click.decorators.FC:
     multiple=True,
     help="An Evidence record file (JSON or YAML) to weigh too; repeat for more.",
 )
+@click.option(
+    "--precedents",
+    "precedents",
+    type=FILE,
+    help="A precedents.md to follow (default: the `precedents` setting): applicable precedents "
+    "are linked; the top one gives the reason precedent:PREC-NNN, or precedent_conflict:PREC-NNN "
+    "where the stricter verdict wins. A precedent never loosens the verdict.",
+)
+@click.option(
+    "--facts",
+    "facts",
+    type=FILE,
+    help="A YAML or JSON mapping of the dispute's fields to match precedents against "
+    "(default: the computed judgment's own front matter).",
+)
 @_templates_option
 @click.option(
     "--check",
@@ -58,14 +73,17 @@ def judgment(
     to_path: Path | None,
     next_step: str | None,
     evidence_files: tuple[Path, ...],
+    precedents: Path | None,
+    facts: Path | None,
     templates_dir: Path | None,
     check_path: Path | None,
 ) -> None:
     """Decide over the duel and the invariants and write judgment.md (the arbiter, no votes).
 
     Verdict DENY if a case FAILed or an invariant failed, DEFERRED if a case was deferred,
-    APPROVE otherwise. Exit 0 when the judgment was written, whatever its verdict; with --check,
-    exit by the verdict of the judgment checked.
+    APPROVE otherwise; with --precedents, an applicable precedent may make it stricter (R-4).
+    Exit 0 when the judgment was written, whatever its verdict; with --check, exit by the
+    verdict of the judgment checked.
     """
     if ctx.invoked_subcommand is not None:
         return
@@ -86,12 +104,15 @@ def judgment(
     if missing:
         raise click.UsageError(f"missing {', '.join(missing)} (or give --check FILE)")
     assert duel_out is not None and invariants_out is not None and to_path is not None
+    if facts is not None and precedents is None:
+        raise click.UsageError("--facts needs --precedents (or the `precedents` setting)")
 
     from tribunal.atomic import write_atomic
     from tribunal.evidence.collect import load_duel, load_evidence_file, load_invariants
     from tribunal.paths import display_path
+    from tribunal.records.facts import facts_file
     from tribunal.records.filing import refuse_rewriting_a_record
-    from tribunal.records.judgment import JudgmentInputs, write_judgment_text
+    from tribunal.records.judgment import Following, JudgmentInputs, write_judgment_text
 
     duel_label = display_path(duel_out, root)
     invariants_label = display_path(invariants_out, root)
@@ -104,7 +125,13 @@ def judgment(
         duel_out=duel_label,
         invariants_out=invariants_label,
     )
-    text = write_judgment_text(inputs, root=root, next_step=next_step, templates=templates_dir)
+    following = None
+    if precedents is not None:
+        dispute = None if facts is None else facts_file(facts, display_path(facts, root))
+        following = Following(precedents, dispute)
+    text = write_judgment_text(
+        inputs, root=root, next_step=next_step, templates=templates_dir, following=following
+    )
     refuse_rewriting_a_record(to_path, root, display_path(to_path, root))
     write_atomic(to_path, text)
     click.echo(f"judgment: wrote {display_path(to_path, root)}", err=True)

@@ -14,14 +14,25 @@ from pathlib import Path
 from typing import Any
 
 from tribunal.courts.arbiter import Decision, decide, reason_kind
+from tribunal.courts.following import Followed, follow_precedents
 from tribunal.documents import Document, load_yaml
 from tribunal.evidence.collect import duel_evidence, invariants_evidence
 from tribunal.evidence.invariants import printable
 from tribunal.evidence.record import Evidence
+from tribunal.records.facts import Facts
 from tribunal.records.frontmatter import render_judgment
 from tribunal.records.templates import JUDGMENT_TEMPLATE, render
 
 NOT_CHECKED = "not checked"  # T-3: an absent expected_failure key is not checked
+
+
+@dataclass(frozen=True)
+class Following:
+    """R-4: the precedents file a judgment follows, and the dispute's facts (None: the computed
+    judgment's own front matter, what `precedent match --judgment` would read from it)."""
+
+    precedents: Path
+    facts: Facts | None = None
 
 
 @dataclass(frozen=True)
@@ -41,12 +52,15 @@ def write_judgment_text(
     root: Path,
     next_step: str | None = None,
     templates: Path | None = None,
+    following: Following | None = None,
 ) -> str:
     """The whole judgment.md text for `inputs`.
 
-    `next_step` overrides the spec's `next_steps` entry for the reason kind. Raises BadInput
-    (nothing to write) when the spec, a template or the evidence is unusable — also when an
-    evidence_ref of the duel or the invariants does not resolve inside `root`.
+    `next_step` overrides the spec's `next_steps` entry for the reason kind. With `following`,
+    the applicable precedents are linked and the top one may change the reason and make the
+    verdict stricter (R-4). Raises BadInput (nothing to write) when the spec, a template, the
+    evidence or the precedents file is unusable — also when an evidence_ref of the duel or the
+    invariants, or the cited precedents file, does not resolve inside `root`.
     """
     evidence = [
         *duel_evidence(inputs.duel, root=root),
@@ -54,27 +68,84 @@ def write_judgment_text(
         *inputs.extra,
     ]
     decision = decide(evidence)
-    duel = inputs.duel.data
-    invariants = inputs.invariants.data
+    given_step = next_step
     if next_step is None:
         next_step = spec_next_step(root, inputs.duel, reason_kind(decision.reason))
+    fields = _front_matter(inputs, decision, next_step, linked=[])
+    if following is not None:
+        # R-4: without --facts, the dispute is the computed judgment itself (its front matter).
+        facts = following.facts or Facts("judgment front matter", dict(fields))
+        followed = _follow(decision, following.precedents, facts, root)
+        if followed.changed:
+            decision = followed.decision
+            if given_step is None:
+                next_step = _followed_step(root, inputs.duel, followed, next_step)
+            fields = _front_matter(
+                inputs, decision, next_step, linked=followed.linked, why=followed.reason_text
+            )
 
+    context = _body_context(inputs, decision, next_step)
+    body = render(JUDGMENT_TEMPLATE, context, templates)
+    return render_judgment(fields, body)
+
+
+def _front_matter(
+    inputs: JudgmentInputs,
+    decision: Decision,
+    next_step: str | None,
+    *,
+    linked: list[str],
+    why: str | None = None,
+) -> dict[str, Any]:
+    """T-6 front matter, in its order."""
     fields: dict[str, Any] = {
         "verdict": decision.verdict.value,
         "reason": decision.reason,
         "evidence_ref": decision.evidence_ref,
     }
-    if invariants["session_id"] is not None:
-        fields["session_id"] = invariants["session_id"]  # T-6: copied from the metrics
-    fields["spec_id"] = duel["spec_id"]
+    if why is not None:
+        fields["reason_text"] = why
+    if inputs.invariants.data["session_id"] is not None:
+        fields["session_id"] = inputs.invariants.data["session_id"]  # T-6: copied from the metrics
+    fields["spec_id"] = inputs.duel.data["spec_id"]
     if next_step is not None:
         fields["next_step"] = next_step
-    fields["linked_precedents"] = []
+    fields["linked_precedents"] = linked
     fields["reproduce"] = reproduce_commands(inputs)
+    return fields
 
-    context = _body_context(inputs, decision, next_step)
-    body = render(JUDGMENT_TEMPLATE, context, templates)
-    return render_judgment(fields, body)
+
+def _follow(decision: Decision, precedents: Path, facts: Facts, root: Path) -> Followed:
+    """R-4: match the dispute against `precedents` and follow the applicable ones."""
+    from tribunal.errors import BadInput, BrokenRef
+    from tribunal.paths import display_path
+    from tribunal.records.match import match_precedents
+    from tribunal.records.refs import resolve_ref
+
+    result = match_precedents(precedents, root, facts)
+    applies = [placement.entry for placement in result.applies]
+    label = display_path(precedents, root)
+    cite = f"{label}:{applies[0].line}" if applies else label
+    if applies:
+        try:
+            resolve_ref(cite, base=root, root=root)  # R-6: the judgment's refs must resolve
+        except BrokenRef as error:
+            raise BadInput(f"cannot cite the precedent: {error}", field="--precedents") from None
+    return follow_precedents(decision, applies, cite)
+
+
+def _followed_step(
+    root: Path, duel: Document, followed: Followed, computed_step: str | None
+) -> str | None:
+    """The next step after a precedent decided: the spec's step for the new reason kind; else,
+    resolved by reference, the precedent's own next_check; else the evidence's step."""
+    step = spec_next_step(root, duel, reason_kind(followed.decision.reason))
+    if step is not None:
+        return step
+    top = followed.top
+    if top is not None and top.verdict is followed.computed.verdict:
+        return top.next_check_text
+    return computed_step
 
 
 def spec_next_step(root: Path, duel: Document, kind: str) -> str | None:

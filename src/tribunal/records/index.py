@@ -16,11 +16,13 @@ other text keeps whole-word tokens (unicode61, porter stemming).
 
 from __future__ import annotations
 
+import gc
 import hashlib
 import json
 import os
 import re
-from contextlib import closing
+from collections.abc import Iterator
+from contextlib import closing, contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -115,7 +117,7 @@ def rebuild(source: Path, root: Path) -> None:
     paths = index_paths(source, root)
     paths.database.parent.mkdir(parents=True, exist_ok=True)
     label = display_path(source, root)
-    with FileLock(str(paths.lock)):
+    with FileLock(str(paths.lock)), _without_cyclic_gc():
         with source.open("rb") as handle:
             raw = handle.read()
             stat = os.fstat(handle.fileno())  # the stat of exactly the bytes read
@@ -147,6 +149,20 @@ def rebuild(source: Path, root: Path) -> None:
             temporary.unlink(missing_ok=True)
             raise
         _write_stamp(paths)
+
+
+@contextmanager
+def _without_cyclic_gc() -> Iterator[None]:
+    """X-3: a build allocates ~50 objects per entry, none in a cycle; the cyclic collector would
+    rescan all of them again and again (a fifth of a 100,000-entry rebuild). Reference counting
+    still frees everything; the collector is back on afterwards."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
 
 
 def _create(connection: Any) -> None:

@@ -22,6 +22,7 @@ from typing import Any
 from tribunal.documents import parse_yaml, schema_errors
 from tribunal.enums import PrecedentForm
 from tribunal.errors import BadInput
+from tribunal.records.plain_yaml import plain_mapping
 from tribunal.records.precedent import (
     Precedent,
     PrecedentsFile,
@@ -133,7 +134,7 @@ class _Parser:
 
     def _fence_end(self, start: int, fence: str) -> int:
         """Index of the closing fence line (CommonMark: an unclosed fence runs to the end)."""
-        closing = re.compile(rf"^ {{0,3}}{re.escape(fence[0])}{{{len(fence)},}}[ \t]*$")
+        closing = _closing_fence(fence)
         for index in range(start + 1, len(self.at.lines)):
             if closing.match(self.at.lines[index].rstrip("\r\n")):
                 return index
@@ -334,8 +335,21 @@ class _Parser:
         self.problems.append(BadInput(message, source=self.label, line=line))
 
 
+@cache
+def _closing_fence(fence: str) -> re.Pattern[str]:
+    """CommonMark: a closing fence is the same character, at least as long, nothing after."""
+    return re.compile(rf"^ {{0,3}}{re.escape(fence[0])}{{{len(fence)},}}[ \t]*$")
+
+
 def _fast_load(yaml_text: str) -> dict[str, Any] | None:
-    """The bulk path (SPEC §1: PyYAML, C loader when available); None when it cannot decide."""
+    """The bulk path (SPEC §1: PyYAML, C loader when available); None when it cannot decide.
+
+    X-3: text in the plain subset most entries are written in is read without the YAML library
+    (`plain_mapping`, exactly what a safe load gives); anything else goes to PyYAML.
+    """
+    plain = plain_mapping(yaml_text)
+    if plain is not None:
+        return plain
     import yaml
 
     try:

@@ -183,3 +183,39 @@ def test_deleted_index_is_rebuilt(store: Path) -> None:
     ids(store, "limit")
     index_paths(store, store.parent).database.unlink()
     assert ids(store, "quotas") == ["PREC-008"]
+
+
+def test_limit_pushdown_gives_what_one_ranked_join_gives(tmp_path: Path) -> None:
+    """X-3: the LIMIT is taken inside the FTS query, then filtered; filters that drop the best
+    hits make it fetch again, and equal scores still go to the higher number (ids follow the
+    number, not the file order)."""
+    import sqlite3
+
+    from tribunal.records.index import open_index
+
+    entries = [
+        (f"PREC-{n:03d}", "DENY", '"quota quota quota rule"', "x", "") for n in range(60, 0, -1)
+    ] + [
+        (f"PREC-{n:03d}", "DENY", "{domains: [billing], text: a quota rule written at length}",
+         "x", "")
+        for n in (61, 62, 63)
+    ]  # fmt: skip
+    path = write_precedents(tmp_path / "precedents.md", entries)
+    hits = search_precedents(path, tmp_path, "quota", limit=5)
+    assert [h.case_id for h in hits] == ["PREC-060", "PREC-059", "PREC-058", "PREC-057", "PREC-056"]
+    billing = search_precedents(
+        path, tmp_path, "quota", filters=SearchFilters(domains=("billing",)), limit=2
+    )
+    assert [h.case_id for h in billing] == ["PREC-063", "PREC-062"]
+    # The reference: one ranked join over every match, no pushdown.
+    connection: sqlite3.Connection = open_index(path, tmp_path)
+    reference = connection.execute(
+        "SELECT entry.case_id FROM entry_text JOIN entry ON entry.id = entry_text.rowid "
+        "WHERE entry_text MATCH 'body : \"quota\"' AND entry.superseded = 0 "
+        "ORDER BY -bm25(entry_text) DESC, entry.number DESC, entry.id DESC"
+    ).fetchall()
+    everything = search_precedents(path, tmp_path, "quota", limit=None)
+    assert [h.case_id for h in everything] == [row[0] for row in reference]
+    assert [h.case_id for h in search_precedents(path, tmp_path, "quota", limit=63)] == [
+        row[0] for row in reference
+    ]

@@ -21,6 +21,7 @@ import hashlib
 import json
 import os
 import re
+import threading
 from collections.abc import Iterator
 from contextlib import closing, contextmanager
 from dataclasses import dataclass
@@ -33,7 +34,10 @@ from tribunal.paths import display_path
 from tribunal.records.precedent import SCOPE_KEYS, Precedent
 from tribunal.records.precedents_file import parse_precedents
 
-INDEX_VERSION = "1"
+INDEX_VERSION = "2"  # 2: ids in (number, position) order
+MMAP_BYTES = 1 << 30  # address space only: pages are mapped on demand
+CACHE_KIB = 64 * 1024
+WARM_LIMIT = 4  # open index connections kept per thread (the oldest is closed first)
 TOKENIZER = "porter unicode61 remove_diacritics 2"
 CJK_RUN = re.compile(
     "[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff\U00020000-\U0002ebef]+"
@@ -77,16 +81,65 @@ def cjk_text(text: str) -> tuple[str, str]:
 def open_index(source: Path, root: Path) -> Any:
     """A read-only sqlite3 connection to a fresh, trusted index of `source` (built if needed).
 
-    Raises BadInput when `source` is missing or does not parse.
+    X-3: the connection stays open for the process (per thread) while neither the source nor
+    the index file changes (size, mtime and inode, checked on every call), so repeated searches
+    query a warm index; callers never close it. Raises BadInput when `source` is missing or
+    does not parse.
     """
-    import sqlite3
-
     paths = index_paths(source, root)
-    label = display_path(source, root)
     try:
         stat = source.stat()
     except FileNotFoundError:
-        raise BadInput("file not found", source=label) from None
+        raise BadInput("file not found", source=display_path(source, root)) from None
+    warm = _warm_connections().get(paths.database)
+    if warm is not None:
+        try:
+            unchanged = warm.stats == (_key(stat), _stat_of(paths.database))
+        except OSError:
+            unchanged = False
+        if unchanged:
+            return warm.connection
+        forget_index(source, root)
+    connection = _open_fresh(source, root, paths, stat)
+    connections = _warm_connections()
+    while len(connections) >= WARM_LIMIT:  # a few precedents files per process at most
+        connections.pop(next(iter(connections))).connection.close()
+    connections[paths.database] = _Warm(connection, (_key(stat), _stat_of(paths.database)))
+    return connection
+
+
+def forget_index(source: Path, root: Path) -> None:
+    """Close and drop this process's open connection to the index of `source`, if any."""
+    warm = _warm_connections().pop(index_paths(source, root).database, None)
+    if warm is not None:
+        warm.connection.close()
+
+
+@dataclass(frozen=True)
+class _Warm:
+    connection: Any
+    stats: tuple[dict[str, int], dict[str, int]]  # the source's and the index file's
+
+
+_WARM = threading.local()
+
+
+def _warm_connections() -> dict[Path, _Warm]:
+    # One dict per thread: a sqlite3 connection belongs to the thread that opened it.
+    if not hasattr(_WARM, "connections"):
+        _WARM.connections = {}
+    connections: dict[Path, _Warm] = _WARM.connections
+    return connections
+
+
+def _key(stat: os.stat_result) -> dict[str, int]:
+    return {"size": stat.st_size, "mtime_ns": stat.st_mtime_ns, "inode": stat.st_ino}
+
+
+def _open_fresh(source: Path, root: Path, paths: IndexPaths, stat: os.stat_result) -> Any:
+    import sqlite3
+
+    label = display_path(source, root)
     connection = _open_trusted(paths)
     if connection is not None:
         try:
@@ -133,13 +186,19 @@ def rebuild(source: Path, root: Path) -> None:
             with closing(sqlite3.connect(temporary)) as connection:
                 _create(connection)
                 superseded = parsed.superseded_ids()
+                # X-3: ids follow (number, position in the file), so `rowid DESC` is the tie
+                # order of search (the higher number first) and a ranked FTS query can take its
+                # LIMIT before any join.
+                ordered = sorted(
+                    enumerate(parsed.entries, 1), key=lambda item: (item[1].number, item[0])
+                )
                 connection.executemany(
-                    "INSERT INTO entry VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                    (_row(n, e, superseded) for n, e in enumerate(parsed.entries, 1)),
+                    "INSERT INTO entry VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    (_row(n, p, e, superseded) for n, (p, e) in enumerate(ordered, 1)),
                 )
                 connection.executemany(
                     "INSERT INTO entry_text(rowid, body, chars) VALUES (?, ?, ?)",
-                    ((n, *cjk_text(_body(e))) for n, e in enumerate(parsed.entries, 1)),
+                    ((n, *cjk_text(_body(e))) for n, (_, e) in enumerate(ordered, 1)),
                 )
                 meta = _source_meta(stat, hashlib.sha256(raw).hexdigest())
                 connection.executemany("INSERT INTO meta VALUES (?, ?)", meta.items())
@@ -170,7 +229,8 @@ def _create(connection: Any) -> None:
         f"""
         CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
         CREATE TABLE entry(
-            id INTEGER PRIMARY KEY, case_id TEXT NOT NULL, number INTEGER NOT NULL,
+            id INTEGER PRIMARY KEY, position INTEGER NOT NULL,
+            case_id TEXT NOT NULL, number INTEGER NOT NULL,
             verdict TEXT NOT NULL, superseded INTEGER NOT NULL,
             domains TEXT, tiers TEXT, modes TEXT, output TEXT NOT NULL);
         CREATE VIRTUAL TABLE entry_text USING fts5(body, chars, tokenize='{TOKENIZER}');
@@ -178,7 +238,7 @@ def _create(connection: Any) -> None:
     )
 
 
-def _row(rowid: int, entry: Precedent, superseded: set[str]) -> tuple[Any, ...]:
+def _row(rowid: int, position: int, entry: Precedent, superseded: set[str]) -> tuple[Any, ...]:
     scopes = [entry.scope(key) for key in SCOPE_KEYS]
     output = {
         "case_id": entry.case_id,
@@ -189,6 +249,7 @@ def _row(rowid: int, entry: Precedent, superseded: set[str]) -> tuple[Any, ...]:
     }
     return (
         rowid,
+        position,
         entry.case_id,
         entry.number,
         entry.fields["verdict"],
@@ -266,6 +327,9 @@ def _open_trusted(paths: IndexPaths) -> Any:
         return None  # changed since we built it: never trusted
     try:
         connection = sqlite3.connect(f"{paths.database.as_uri()}?mode=ro", uri=True)
+        # X-3: read pages through a memory map and keep them cached: a warm index is RAM-speed.
+        connection.execute(f"PRAGMA mmap_size = {MMAP_BYTES}")
+        connection.execute(f"PRAGMA cache_size = -{CACHE_KIB}")
         # Cheap reads only (a count would scan the table): damage elsewhere in the file surfaces
         # as a DatabaseError at query time, and the search rebuilds then.
         connection.execute("SELECT value FROM meta WHERE key = 'version'").fetchone()
@@ -275,8 +339,7 @@ def _open_trusted(paths: IndexPaths) -> Any:
 
 
 def _stat_of(path: Path) -> dict[str, int]:
-    stat = path.stat()
-    return {"size": stat.st_size, "mtime_ns": stat.st_mtime_ns, "inode": stat.st_ino}
+    return _key(path.stat())
 
 
 def _write_stamp(paths: IndexPaths) -> None:

@@ -10,14 +10,16 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from tribunal.errors import BadInput
-from tribunal.records.index import CJK_RUN, cjk_text, open_index, rebuild
+from tribunal.records.index import CJK_RUN, cjk_text, forget_index, open_index, rebuild
 from tribunal.records.precedent import ALL_SCOPE
 
+Result = TypeVar("Result")
 _WORD_CHAR = re.compile(r"\w")
 _TOKEN = re.compile(r"[^\W_]+")  # unicode61: letters and digits; `_` separates words
 
@@ -85,8 +87,10 @@ def search_precedents(
     Raises BadInput for an empty query or a precedents file that is missing or does not parse.
     """
     expression = match_expression(query)
-    sql, parameters = _sql(expression, filters or SearchFilters(), limit)
-    return [_hit(row) for row in query_index(source, root, sql, parameters)]
+    chosen = filters or SearchFilters()
+    return query_index(
+        source, root, lambda connection: _ranked(connection, expression, chosen, limit)
+    )
 
 
 def relevance(
@@ -110,7 +114,7 @@ def relevance(
     if not include_superseded:
         where.append("entry.superseded = 0")
     sql = (
-        "SELECT entry.id, entry.case_id, -bm25(entry_text) AS score FROM entry_text "
+        "SELECT entry.position, entry.case_id, -bm25(entry_text) AS score FROM entry_text "
         "JOIN entry ON entry.id = entry_text.rowid "
         f"WHERE {' AND '.join(where)} "
         "ORDER BY score DESC, entry.number DESC, entry.id DESC"
@@ -119,28 +123,24 @@ def relevance(
     if limit is not None:
         sql += " LIMIT ?"
         parameters.append(limit)
-    return [
-        (int(row[0]), str(row[1]), float(row[2]))
-        for row in query_index(source, root, sql, parameters)
-    ]
+    rows = query_index(source, root, lambda c: c.execute(sql, parameters).fetchall())
+    return [(int(row[0]), str(row[1]), float(row[2])) for row in rows]
 
 
-def query_index(source: Path, root: Path, sql: str, parameters: list[Any]) -> list[Any]:
-    """The rows of `sql` over a fresh index of `source`; a corrupt index is rebuilt once and the
+def query_index(source: Path, root: Path, run: Callable[[Any], Result]) -> Result:
+    """`run(connection)` over a fresh index of `source`; a corrupt index is rebuilt once and the
     query retried (R-5). Raises BadInput when the source is missing or does not parse."""
     import sqlite3
 
     for attempt in (1, 2):
         connection = open_index(source, root)
         try:
-            rows: list[Any] = connection.execute(sql, parameters).fetchall()
-            return rows
+            return run(connection)
         except sqlite3.DatabaseError:
+            forget_index(source, root)
             if attempt == 2:
                 raise
             rebuild(source, root)  # R-5: a corrupt index is rebuilt, never trusted
-        finally:
-            connection.close()
     raise AssertionError("unreachable")
 
 
@@ -159,9 +159,57 @@ def _any_word(texts: list[str]) -> list[str]:
     return ['body : "' + token.replace('"', '""') + '"' for token in seen]
 
 
-def _sql(expression: str, filters: SearchFilters, limit: int | None) -> tuple[str, list[Any]]:
-    where = ["entry_text MATCH ?"]
-    parameters: list[Any] = [expression]
+# X-3: a ranked query first takes this many more hits than asked for, then filters them; only
+# when filters drop too many does it ask again for more (eight times as many each time).
+OVERFETCH = 32
+
+
+def _ranked(
+    connection: Any, expression: str, filters: SearchFilters, limit: int | None
+) -> list[SearchHit]:
+    """The best `limit` hits, exactly as one ranked join would give them, but with the LIMIT
+    pushed into the FTS query: ids follow (number, position), so `score DESC, rowid DESC` is
+    the final order and only the hits taken are joined with their entries."""
+    where, parameters = _filters(filters)
+    fetch = None if limit is None else limit + OVERFETCH
+    while True:
+        sql = (
+            "SELECT rowid, -bm25(entry_text) AS score FROM entry_text WHERE entry_text MATCH ? "
+            "ORDER BY score DESC, rowid DESC"
+        )
+        hits = connection.execute(
+            sql + ("" if fetch is None else " LIMIT ?"),
+            [expression, *([] if fetch is None else [fetch])],
+        ).fetchall()
+        outputs = _outputs_of(connection, [hit[0] for hit in hits], where, parameters)
+        kept = [(outputs[rowid], score) for rowid, score in hits if rowid in outputs]
+        if fetch is None or limit is None or len(kept) >= limit or len(hits) < fetch:
+            return [_hit(row) for row in kept[:limit]]
+        fetch *= 8
+
+
+MAX_MARKS = 500  # ids bound one by one; more go through json_each
+
+
+def _marks(count: int) -> str:
+    return ", ".join("?" * count)
+
+
+def _outputs_of(
+    connection: Any, ids: list[int], where: list[str], parameters: list[Any]
+) -> dict[int, str]:
+    """id -> output of the entries among `ids` that pass the filters `where`."""
+    conditions = "".join(f" AND {condition}" for condition in where)
+    if len(ids) <= MAX_MARKS:
+        sql = f"SELECT id, output FROM entry WHERE id IN ({_marks(len(ids))}){conditions}"
+        return dict(connection.execute(sql, [*ids, *parameters]).fetchall())
+    sql = f"SELECT id, output FROM entry WHERE id IN (SELECT value FROM json_each(?)){conditions}"
+    return dict(connection.execute(sql, [json.dumps(ids), *parameters]).fetchall())
+
+
+def _filters(filters: SearchFilters) -> tuple[list[str], list[Any]]:
+    where: list[str] = []
+    parameters: list[Any] = []
     if not filters.include_superseded:
         where.append("entry.superseded = 0")
     for column, values in (
@@ -172,16 +220,7 @@ def _sql(expression: str, filters: SearchFilters, limit: int | None) -> tuple[st
         for value in values:
             where.append(f"EXISTS (SELECT 1 FROM json_each(entry.{column}) WHERE value IN (?, ?))")
             parameters.extend([value, ALL_SCOPE])
-    sql = (
-        "SELECT entry.output, -bm25(entry_text) AS score FROM entry_text "
-        "JOIN entry ON entry.id = entry_text.rowid "
-        f"WHERE {' AND '.join(where)} "
-        "ORDER BY score DESC, entry.number DESC, entry.id DESC"
-    )
-    if limit is not None:
-        sql += " LIMIT ?"
-        parameters.append(limit)
-    return sql, parameters
+    return where, parameters
 
 
 def _hit(row: tuple[str, float]) -> SearchHit:

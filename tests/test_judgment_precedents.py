@@ -158,6 +158,8 @@ def test_only_applicable_precedents_are_followed(
     fields = judge(*FOLLOW)
     assert (fields["verdict"], fields["reason"]) == ("APPROVE", "precedent:PREC-006")
     assert fields["linked_precedents"] == ["PREC-006"]
+    # Candidates are never followed, so no search index is built for them.
+    assert not (tmp_path / ".tribunal" / "index").exists()
 
 
 def test_without_facts_the_computed_front_matter_is_the_dispute(

@@ -122,7 +122,7 @@ def _follow(decision: Decision, precedents: Path, facts: Facts, root: Path) -> F
     from tribunal.records.match import match_precedents
     from tribunal.records.refs import resolve_ref
 
-    result = match_precedents(precedents, root, facts)
+    result = match_precedents(precedents, root, facts, candidate_limit=0)  # never followed
     applies = [placement.entry for placement in result.applies]
     label = display_path(precedents, root)
     cite = f"{label}:{applies[0].line}" if applies else label

@@ -3,8 +3,9 @@
 For each entry (superseded ones hidden unless asked for):
 - scope only prose (a string `applies_to`, or a mapping with only `text`): a *candidate*, ranked
   by full-text relevance of the entry against the dispute's string values — never `applies`;
-- a declared `domains`/`tiers`/`modes` the dispute's `domain`/`tier`/`mode` is not in: not listed;
-  `all` matches anything, even a dispute that does not say;
+- a declared `domains`/`tiers`/`modes` the dispute's `domain`/`tier`/`mode` is not in (a list of
+  values matches when any of them is declared): not listed; `all` matches anything, even a
+  dispute that does not say;
 - a declared scope key the dispute lacks (absent or null): *scope_unknown*, with those keys;
 - scope matches, then `next_check`:
   - prose only: *applies* — prose cannot be triggered by facts (a person re-examines it);
@@ -103,8 +104,9 @@ def match_precedents(
     """Place every precedent of `source` for the dispute described by `facts` (R-4).
 
     Candidates are the prose-scoped entries sharing a word with the facts' string values, best
-    first, at most `candidate_limit`. Raises BadInput when the precedents file is missing, does
-    not parse, or holds a `next_check.when` that does not compile.
+    first, at most `candidate_limit` (0: none, and the search index is not touched). Raises
+    BadInput when the precedents file is missing, does not parse, or holds a `next_check.when`
+    that does not compile.
     """
     label = display_path(source, root)
     parsed = read_precedents(source, label, strict=False)
@@ -241,7 +243,7 @@ def _ranked(
     """The prose-scoped entries ranked by the index against the facts' string values."""
     from tribunal.records.search import relevance
 
-    if not candidates:
+    if not candidates or limit == 0:
         return []
     by_position = {id(p.entry): p for p in candidates}
     ranked: list[Placement] = []

@@ -40,3 +40,65 @@ def test_round_two_without_its_event_record_is_not_counted(
     # A-4: round 2 is rejected, so round 1's tie decides: DEFERRED, never APPROVE.
     assert result.exit_code == 3, result.output
     assert "reason: tie_breaker:unresolved" in (tmp_path / "out/j.md").read_text()
+
+
+PRECEDENT = """
+## {case_id}
+
+```yaml
+case_id: {case_id}
+verdict: {verdict}
+evidence_ref: examples/arbiter/rate-limit/requirements.md
+applies_to:
+  domains: [{domain}]
+  text: rate limits
+next_check: re-examine when the gateway changes
+```
+"""
+
+
+def tied_dispute(tmp_path: Path, *entries: tuple[str, str, str]) -> Path:
+    """The example with round 2 removed (round 1 ties) and a precedents.md of `entries`."""
+    shutil.copytree(REPO / EXAMPLE, tmp_path / EXAMPLE)
+    for name in ("R2-implementor.yaml", "R2-verifier.yaml", "R2-safety.yaml"):
+        (tmp_path / EXAMPLE / "votes" / name).unlink()
+    text = "# Precedents\n" + "".join(
+        PRECEDENT.format(case_id=c, verdict=v, domain=d) for c, v, d in entries
+    )
+    (tmp_path / "precedents.md").write_text(text, encoding="utf-8")
+    return tmp_path
+
+
+@pytest.mark.parametrize(
+    ("entries", "exit_code", "reason"),
+    [
+        # R-4 order: DENY before APPROVE, whatever the numbers; the denying precedent decides.
+        (
+            [("PREC-001", "DENY", "rate_limit"), ("PREC-002", "APPROVE", "rate_limit")],
+            1,
+            "precedent:PREC-001",
+        ),
+        (
+            [("PREC-001", "DEFERRED", "rate_limit"), ("PREC-002", "DENY", "rate_limit")],
+            1,
+            "precedent:PREC-002",
+        ),
+        # The tie breaker never yields APPROVE, even when an approving precedent applies.
+        ([("PREC-001", "APPROVE", "rate_limit")], 3, "tie_breaker:unresolved"),
+        # A precedent scoped to another domain does not apply.
+        ([("PREC-001", "DENY", "payments")], 3, "tie_breaker:unresolved"),
+    ],
+)
+def test_tie_breaker_consults_precedents(
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    entries: list[tuple[str, str, str]],
+    exit_code: int,
+    reason: str,
+) -> None:
+    root = tied_dispute(tmp_path, *entries)
+    monkeypatch.chdir(root)
+    args = ["arbitrate", str(EXAMPLE), "--to", "out/j.md", "--precedents", "precedents.md"]
+    result = CliRunner().invoke(cli, args)
+    assert result.exit_code == exit_code, result.output
+    assert f"reason: {reason}\n" in (root / "out/j.md").read_text(encoding="utf-8")

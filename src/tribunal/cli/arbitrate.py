@@ -3,8 +3,12 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import click
+
+if TYPE_CHECKING:
+    from tribunal.courts.arbiter_rules import ApplicablePrecedent
 
 JUDGMENT_NAME = "judgment.md"
 
@@ -23,9 +27,20 @@ JUDGMENT_NAME = "judgment.md"
     type=click.Path(path_type=Path, file_okay=False),
     help="Directory of Jinja2 body templates (default: the templates shipped with tribunal).",
 )
+@click.option(
+    "--precedents",
+    "precedents",
+    type=click.Path(path_type=Path, dir_okay=False),
+    help="A precedents.md the tie breaker consults (default: the `precedents` setting): the "
+    "first applicable precedent that denies or defers decides a tied round (A-2, R-4).",
+)
 @click.pass_context
 def arbitrate(
-    ctx: click.Context, directory: Path, to_path: Path | None, templates_dir: Path | None
+    ctx: click.Context,
+    directory: Path,
+    to_path: Path | None,
+    templates_dir: Path | None,
+    precedents: Path | None,
 ) -> None:
     """Decide the dispute in DIR from its files and write judgment.md.
 
@@ -45,7 +60,8 @@ def arbitrate(
 
     root = find_root()
     dispute = load_dispute(directory, root=root)
-    arbitration = decide_dispute(dispute, check_evidence(dispute))
+    applicable = _applicable(precedents, root, dispute.facts, directory) if precedents else ()
+    arbitration = decide_dispute(dispute, check_evidence(dispute), applicable)
     target = to_path if to_path is not None else directory / JUDGMENT_NAME
     label = display_path(target, root)
     trace_path = target.parent / TRACE_NAME
@@ -66,3 +82,20 @@ def arbitrate(
         err=True,
     )
     ctx.exit(arbitration.verdict.exit_code)
+
+
+def _applicable(
+    source: Path, root: Path, facts: dict[str, Any], directory: Path
+) -> tuple[ApplicablePrecedent, ...]:
+    """The precedents of `source` that apply to the dispute's facts, in R-4's order."""
+    from tribunal.courts.arbiter_rules import ApplicablePrecedent
+    from tribunal.paths import display_path
+    from tribunal.records.facts import Facts
+    from tribunal.records.match import match_precedents
+
+    label = display_path(directory / "dispute.yaml", root)
+    # Candidates (prose-only scope) never decide, so the search index is not needed (R-4).
+    found = match_precedents(source, root, Facts(label, dict(facts)), candidate_limit=0)
+    return tuple(
+        ApplicablePrecedent(placed.entry.case_id, placed.entry.verdict) for placed in found.applies
+    )

@@ -119,7 +119,7 @@ def parse_json(text: str, label: str) -> Any:
         return _JSON_DECODER.decode(text)
     except json.JSONDecodeError as exc:
         raise BadInput(f"malformed JSON: {exc.msg}", source=label, line=exc.lineno) from None
-    except _DuplicateKey as exc:
+    except DuplicateKey as exc:
         # ruamel reads JSON as YAML and knows the line of the second occurrence.
         try:
             parse_yaml(text, label)
@@ -132,23 +132,25 @@ def parse_json(text: str, label: str) -> Any:
         raise BadInput("malformed JSON: nested too deeply", source=label) from None
 
 
-def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+def reject_duplicate_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     """C-5: an object with a key written twice is an error (the first such key is named)."""
     result = dict(pairs)  # X-4: built in C; only a short dict means a key came twice
     if len(result) != len(pairs):
         seen: set[str] = set()
         for key, _ in pairs:
             if key in seen:
-                raise _DuplicateKey(key)
+                raise DuplicateKey(key)
             seen.add(key)
     return result
 
 
 # X-4: one decoder for every JSON input (json.loads with a hook would build one per call).
-_JSON_DECODER = json.JSONDecoder(object_pairs_hook=_no_duplicates)
+_JSON_DECODER = json.JSONDecoder(object_pairs_hook=reject_duplicate_keys)
 
 
-class _DuplicateKey(Exception):
+class DuplicateKey(Exception):
+    """Raised by `reject_duplicate_keys` inside a JSON decode; callers turn it into their error."""
+
     def __init__(self, key: str) -> None:
         super().__init__(key)
         self.key = key

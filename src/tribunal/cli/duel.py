@@ -6,31 +6,13 @@ from pathlib import Path
 
 import click
 
+from tribunal.cli.options import out_file, spec_and_cases
 from tribunal.enums import ExitCode
 
 
 @click.command()
-@click.option(
-    "--spec",
-    "spec_path",
-    required=True,
-    type=click.Path(path_type=Path),
-    help="The spec YAML (e.g. specs/autoscale_spec.yaml).",
-)
-@click.option(
-    "--cases",
-    "cases_dir",
-    required=True,
-    type=click.Path(path_type=Path),
-    help="Directory of case files (*.json, *.yaml, *.yml directly in it, read in name order).",
-)
-@click.option(
-    "--out",
-    "out_path",
-    required=True,
-    type=click.Path(path_type=Path),
-    help="Where to write duel.json (parent directories are created; overwritten).",
-)
+@spec_and_cases
+@out_file("duel.json")
 @click.pass_context
 def duel(ctx: click.Context, spec_path: Path, cases_dir: Path, out_path: Path) -> None:
     """Run every counterexample case against the spec and write duel.json.

@@ -6,24 +6,12 @@ from pathlib import Path
 
 import click
 
+from tribunal.cli.options import out_file, spec_and_cases
 from tribunal.enums import ExitCode
 
 
 @click.command()
-@click.option(
-    "--spec",
-    "spec_path",
-    required=True,
-    type=click.Path(path_type=Path),
-    help="The spec YAML (e.g. specs/autoscale_spec.yaml).",
-)
-@click.option(
-    "--cases",
-    "cases_dir",
-    required=True,
-    type=click.Path(path_type=Path),
-    help="Directory of case files (*.json, *.yaml, *.yml directly in it).",
-)
+@spec_and_cases
 @click.option(
     "--tiers",
     "tiers_path",
@@ -31,13 +19,7 @@ from tribunal.enums import ExitCode
     type=click.Path(path_type=Path),
     help="The tiers and pairs file (e.g. matrix/tiers.json).",
 )
-@click.option(
-    "--out",
-    "out_path",
-    required=True,
-    type=click.Path(path_type=Path),
-    help="Where to write matrix.json (parent directories are created; overwritten).",
-)
+@out_file("matrix.json")
 @click.option(
     "--pairs",
     default=None,

@@ -14,6 +14,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
 from typing import Any
 
+from tribunal.documents import DuplicateKey, reject_duplicate_keys
 from tribunal.enums import CitationStatus, ReasonCode, SeatVerdict, Severity
 from tribunal.errors import TribunalError
 
@@ -175,7 +176,7 @@ def _last_verdict_object(text: str, malformed: Callable[[str], MalformedVerdict]
     window that grows only while the object may run past it, and all attempts share one work
     budget, so a 1 MiB reply built to be slow to read is malformed in bounded time, never a hang.
     """
-    decoder = json.JSONDecoder(object_pairs_hook=_no_duplicates)
+    decoder = json.JSONDecoder(object_pairs_hook=reject_duplicate_keys)
     budget = _WORK_BUDGET
     last: dict[str, Any] | None = None
     position = 0
@@ -198,7 +199,7 @@ def _last_verdict_object(text: str, malformed: Callable[[str], MalformedVerdict]
                 spent = len(chunk) if retry or unterminated else error.pos + 1
             except RecursionError:
                 spent = len(chunk)
-            except _DuplicateKey as exc:
+            except DuplicateKey as exc:
                 raise malformed(f"duplicate key {_short(exc.key)} in a JSON object") from None
             budget -= spent + _ATTEMPT_TOLL
             if budget < 0:
@@ -298,19 +299,3 @@ def _short(value: Any) -> str:
     except (ValueError, RecursionError):
         text = type(value).__name__
     return text if len(text) <= 60 else text[:57] + "..."
-
-
-class _DuplicateKey(Exception):
-    def __init__(self, key: str) -> None:
-        super().__init__(key)
-        self.key = key
-
-
-def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    # Fail closed: {"verdict": "refuse", "verdict": "pass"} has no single meaning.
-    result: dict[str, Any] = {}
-    for key, value in pairs:
-        if key in result:
-            raise _DuplicateKey(key)
-        result[key] = value
-    return result

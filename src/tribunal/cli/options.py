@@ -1,0 +1,44 @@
+"""Option sets shared by several commands (STYLE: reusable option sets are decorators)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import TypeVar
+
+import click
+
+F = TypeVar("F", bound=Callable[..., object])
+
+
+def spec_and_cases(function: F) -> F:
+    """`--spec` and `--cases`, as `tribunal duel` and `tribunal matrix` take them (T-1)."""
+    function = click.option(
+        "--cases",
+        "cases_dir",
+        required=True,
+        type=click.Path(path_type=Path),
+        help="Directory of case files (*.json, *.yaml, *.yml directly in it, read in name order).",
+    )(function)
+    return click.option(
+        "--spec",
+        "spec_path",
+        required=True,
+        type=click.Path(path_type=Path),
+        help="The spec YAML (e.g. specs/autoscale_spec.yaml).",
+    )(function)
+
+
+def out_file(what: str) -> Callable[[F], F]:
+    """`--out FILE`: where a command writes `what` (parents created; overwritten, T-1)."""
+
+    def decorate(function: F) -> F:
+        return click.option(
+            "--out",
+            "out_path",
+            required=True,
+            type=click.Path(path_type=Path),
+            help=f"Where to write {what} (parent directories are created; overwritten).",
+        )(function)
+
+    return decorate

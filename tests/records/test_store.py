@@ -208,3 +208,31 @@ def test_a_bad_next_check_when_is_bad_input_and_appends_nothing(
     assert (code, out) == (2, "")
     assert err.startswith("tribunal: error: --next-check-when: ") and message in err
     assert (repo / "precedents.md").read_bytes() == before
+
+
+@pytest.mark.parametrize(
+    ("ref", "message"),
+    [
+        ("/etc/hostname", "absolute path"),
+        ("../outside.json", "escapes the repository"),
+        ("metrics/missing.json", "no such file"),
+        ("metrics/m.json#/nope", "pointer does not resolve"),
+    ],
+)
+def test_add_refuses_a_judgment_whose_refs_do_not_resolve(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, ref: str, message: str
+) -> None:
+    """R-2, C-3: refs are checked as records check does; nothing is appended."""
+    repo = records_repo(tmp_path / "r")
+    (tmp_path / "outside.json").write_text("{}\n")
+    write(
+        repo,
+        "judgments/2026-01-rate.judgment.md",
+        JUDGMENT.replace("- specs/s.yaml:2\n", f"- {ref}\n"),
+    )
+    before = (repo / "precedents.md").read_bytes()
+    code, out, err = invoke(repo, monkeypatch, *ADD, *WHAT)
+    assert (code, out) == (2, "")
+    assert err.startswith("tribunal: error: judgments/2026-01-rate.judgment.md:6: evidence_ref: ")
+    assert message in err
+    assert (repo / "precedents.md").read_bytes() == before

@@ -21,14 +21,14 @@ from pathlib import Path
 from typing import Any
 
 from tribunal.atomic import write_atomic
-from tribunal.errors import BadInput, TribunalError
+from tribunal.errors import BadInput, BrokenRef, TribunalError
 from tribunal.faults import pause_here, pause_point
 from tribunal.paths import display_path
-from tribunal.records.frontmatter import dump_mapping, read_judgment
+from tribunal.records.frontmatter import JudgmentFile, dump_mapping, read_judgment
 from tribunal.records.next_check import compile_when
 from tribunal.records.precedent import SCOPE_KEYS, PrecedentsFile, format_id, id_problem
 from tribunal.records.precedents_file import parse_precedents
-from tribunal.records.refs import evidence_base, parse_ref
+from tribunal.records.refs import evidence_base, parse_ref, resolve_ref
 
 LOCK_NAME = "precedents.lock"
 LOCK_TIMEOUT_S = 120.0
@@ -144,9 +144,11 @@ def _fields_from(judgment: Path, root: Path, new: NewPrecedent) -> dict[str, Any
     """The entry's fields (without case_id), validated before anything is locked or written."""
     from tribunal.documents import first_schema_error
 
-    read = read_judgment(judgment, display_path(judgment, root))
+    label = display_path(judgment, root)
+    read = read_judgment(judgment, label)
     refs = read.fields["evidence_ref"]
     base = evidence_base(judgment, root)
+    _check_refs(read, base, root, label)
     rebased = [_rebase(ref, base, root) for ref in ([refs] if isinstance(refs, str) else refs)]
     applies_to: Any = new.applies_to
     if any(new.scope.get(key) for key in SCOPE_KEYS):
@@ -174,6 +176,23 @@ def _fields_from(judgment: Path, root: Path, new: NewPrecedent) -> dict[str, Any
         option = {"applies_to": "--applies-to", "next_check": "--next-check"}
         raise BadInput(message, field=option.get(str(where[0]), str(where[0])) if where else None)
     return fields
+
+
+def _check_refs(read: JudgmentFile, base: Path, root: Path, label: str) -> None:
+    """R-2, C-3: a precedent's refs resolve inside the repository, checked as records check does
+    (relative to the root, or to a run-dir judgment's own dir) before anything is appended; an
+    absolute path, a `..` escape or a missing file or pointer is BadInput naming the line."""
+    refs = read.fields["evidence_ref"]
+    for index, ref in enumerate([refs] if isinstance(refs, str) else refs):
+        try:
+            resolve_ref(ref, base=base, root=root)
+        except BrokenRef as broken:
+            where: tuple[str | int, ...] = (
+                ("evidence_ref", index) if isinstance(refs, list) else ("evidence_ref",)
+            )
+            raise BadInput(
+                str(broken), source=label, line=read.front.line_of(where), field="evidence_ref"
+            ) from None
 
 
 def _rebase(ref: str, base: Path, root: Path) -> str:

@@ -236,3 +236,24 @@ def test_add_refuses_a_judgment_whose_refs_do_not_resolve(
     assert err.startswith("tribunal: error: judgments/2026-01-rate.judgment.md:6: evidence_ref: ")
     assert message in err
     assert (repo / "precedents.md").read_bytes() == before
+
+
+@pytest.mark.parametrize(
+    ("args", "option"),
+    [
+        (["--domain", ""], "--domain"),
+        (["--tier", "billing", "--tier", ""], "--tier"),
+        (["--mode", ""], "--mode"),
+        (["--domain", "billing", "--applies-to", ""], "--applies-to"),
+    ],
+)
+def test_an_empty_scope_option_names_that_option(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, args: list[str], option: str
+) -> None:
+    """R-3: the message names the option the bad value came from, not --applies-to for all."""
+    repo = records_repo(tmp_path / "r")
+    before = (repo / "precedents.md").read_bytes()
+    code, out, err = invoke(repo, monkeypatch, *ADD, *WHAT, *args)
+    assert (code, out) == (2, "")
+    assert err == f"tribunal: error: {option}: '' should be non-empty\n"
+    assert (repo / "precedents.md").read_bytes() == before

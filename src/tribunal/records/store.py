@@ -173,9 +173,29 @@ def _fields_from(judgment: Path, root: Path, new: NewPrecedent) -> dict[str, Any
     error = first_schema_error({"case_id": "PREC-001", **fields}, "precedent")
     if error is not None:
         message, where = error
-        option = {"applies_to": "--applies-to", "next_check": "--next-check"}
-        raise BadInput(message, field=option.get(str(where[0]), str(where[0])) if where else None)
+        raise BadInput(message, field=_option_of(where))
     return fields
+
+
+# R-3: the option a field of the new entry came from, so a bad value names what the user typed.
+_OPTIONS = {
+    ("applies_to", "domains"): "--domain",
+    ("applies_to", "tiers"): "--tier",
+    ("applies_to", "modes"): "--mode",
+    ("applies_to",): "--applies-to",
+    ("next_check", "when"): "--next-check-when",
+    ("next_check",): "--next-check",
+    ("supersedes",): "--supersedes",
+}
+
+
+def _option_of(where: tuple[str | int, ...]) -> str | None:
+    """The option behind the schema error at `where` (longest known prefix), else the field."""
+    for size in (2, 1):
+        option = _OPTIONS.get(tuple(str(part) for part in where[:size]))
+        if option is not None:
+            return option
+    return ".".join(str(part) for part in where) or None
 
 
 def _check_refs(read: JudgmentFile, base: Path, root: Path, label: str) -> None:

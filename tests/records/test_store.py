@@ -257,3 +257,25 @@ def test_an_empty_scope_option_names_that_option(
     assert (code, out) == (2, "")
     assert err == f"tribunal: error: {option}: '' should be non-empty\n"
     assert (repo / "precedents.md").read_bytes() == before
+
+
+@pytest.mark.parametrize("command", ["add", "renumber"])
+def test_a_precedents_file_outside_the_repository_is_bad_input(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, command: str
+) -> None:
+    """C-3: nothing is created outside the root (the lock and the index stay in the repo)."""
+    repo = records_repo(tmp_path / "r")
+    outside = tmp_path / "elsewhere" / "deeper" / "precedents.md"
+    if command == "renumber":
+        write(tmp_path, "elsewhere/deeper/precedents.md", PRECEDENTS + PRECEDENTS[13:])
+        args = ["precedent", "renumber", "PREC-001"]
+        before: bytes | None = outside.read_bytes()
+    else:
+        args, before = [*ADD, *WHAT], None
+    code, out, err = invoke(repo, monkeypatch, *args, "--file", str(outside))
+    assert (code, out) == (2, "")
+    assert err.startswith("tribunal: error: --file: ") and "outside the repository" in err
+    if before is None:
+        assert not (tmp_path / "elsewhere").exists()
+    else:
+        assert outside.read_bytes() == before

@@ -19,7 +19,12 @@ from tribunal.enums import PrecedentForm
 from tribunal.errors import BadInput, TribunalError
 from tribunal.paths import display_path
 from tribunal.records.precedent import Precedent, format_id
-from tribunal.records.store import commit_bytes, parse_for_write, precedents_lock
+from tribunal.records.store import (
+    commit_bytes,
+    parse_for_write,
+    precedents_lock,
+    require_inside,
+)
 from tribunal.records.walk import find_records
 
 _UNCOMMITTED = "0" * 40
@@ -53,6 +58,7 @@ def renumber_precedent(file: Path, root: Path, case_id: str) -> RenumberReport:
     root = root.resolve()
     target = file.resolve()
     label = display_path(file, root)
+    require_inside(file, root, label)  # C-3, as precedent add
     with precedents_lock(root):
         if not target.is_file():
             raise BadInput("file not found", source=label)

@@ -23,7 +23,7 @@ from typing import Any
 from tribunal.atomic import write_atomic
 from tribunal.errors import BadInput, BrokenRef, TribunalError
 from tribunal.faults import pause_here, pause_point
-from tribunal.paths import display_path
+from tribunal.paths import display_path, inside
 from tribunal.records.frontmatter import JudgmentFile, dump_mapping, read_judgment
 from tribunal.records.next_check import compile_when
 from tribunal.records.precedent import SCOPE_KEYS, PrecedentsFile, format_id, id_problem
@@ -75,8 +75,9 @@ def add_precedent(file: Path, root: Path, judgment: Path, new: NewPrecedent) -> 
     TribunalError when the file changes under us.
     """
     root = root.resolve()
-    fields = _fields_from(judgment, root, new)
     label = display_path(file, root)
+    require_inside(file, root, label)
+    fields = _fields_from(judgment, root, new)
     target = file.resolve()
     with precedents_lock(root):
         old = target.read_bytes() if target.exists() else b""
@@ -92,6 +93,16 @@ def add_precedent(file: Path, root: Path, judgment: Path, new: NewPrecedent) -> 
         _verify_append(prefix, joined, entry, entry_fields, len(parsed.entries), label)
         commit_bytes(target, old, joined, label, midway="precedent-add:mid-write")
     return case_id
+
+
+def require_inside(file: Path, root: Path, label: str) -> None:
+    """Raise BadInput (--file) when the precedents file lies outside the repository `root`.
+
+    C-3: a reference outside the repository is bad input. The lock and the index live under
+    the root's `.tribunal/`, so a file elsewhere would be written without the lock that
+    guards it (R-3) and with directories created outside the repository."""
+    if not inside(file, root):
+        raise BadInput(f"{label} is outside the repository ({root})", field="--file")
 
 
 def render_entry(fields: dict[str, Any]) -> str:

@@ -182,3 +182,33 @@ def test_a_next_check_when_that_does_not_compile_is_a_problem_on_its_line(
     write(repo, "precedents.md", conditioned.replace("burst.window_sec", "burst_window_sec"))
     commit_all(repo, "fixed condition")
     assert run_check(repo, monkeypatch)[0] == 0
+
+
+@pytest.mark.parametrize(
+    ("ignore", "args", "message"),
+    [
+        (
+            "# fixtures\nignored/\nb\\\n",
+            (),
+            "tribunal: error: .tribunalignore:3: 'b\\\\' is not a valid gitignore pattern\n",
+        ),
+        (
+            "ignored/\n",
+            ("--exclude", "ok/**", "--exclude", "a\\"),
+            "tribunal: error: --exclude: 'a\\\\' is not a valid gitignore pattern\n",
+        ),
+    ],
+)
+def test_a_bad_ignore_pattern_is_bad_input(
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    ignore: str,
+    args: tuple[str, ...],
+    message: str,
+) -> None:
+    """C-3: a pattern pathspec cannot compile names its file and line (or the option); exit 2,
+    not an internal error."""
+    repo = records_repo(tmp_path / "r")
+    write(repo, ".tribunalignore", ignore)
+    code, out, err = run_check(repo, monkeypatch, *args)
+    assert (code, out, err) == (2, "", message)

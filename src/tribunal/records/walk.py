@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from tribunal.errors import TribunalError
+from tribunal.errors import BadInput, TribunalError
 from tribunal.records.frontmatter import has_front_matter_key
 
 IGNORE_FILE = ".tribunalignore"
@@ -76,14 +76,41 @@ def listed_files(path: Path, root: Path) -> list[Path]:
 
 
 def _ignore_spec(root: Path, excludes: tuple[str, ...]) -> Any:
-    import pathspec
+    """The root's `.tribunalignore` and the `--exclude` globs as one GitIgnoreSpec (None: none).
 
+    C-3: a pattern pathspec cannot compile (`a\\`) is BadInput naming its file and line, or the
+    option — never an internal error.
+    """
     lines: list[str] = []
     ignore_file = root / IGNORE_FILE
     if ignore_file.is_file():
         lines.extend(ignore_file.read_text(encoding="utf-8", errors="replace").splitlines())
+        for number, pattern in enumerate(lines, start=1):
+            _check_pattern(pattern, source=IGNORE_FILE, line=number)
+    for pattern in excludes:
+        _check_pattern(pattern, field="--exclude")
     lines.extend(excludes)
-    return pathspec.GitIgnoreSpec.from_lines(lines) if lines else None
+    return _compile(lines) if lines else None
+
+
+def _compile(lines: list[str]) -> Any:
+    import pathspec
+
+    return pathspec.GitIgnoreSpec.from_lines(lines)
+
+
+def _check_pattern(
+    pattern: str, *, source: str | None = None, line: int | None = None, field: str | None = None
+) -> None:
+    try:
+        _compile([pattern])
+    except ValueError:  # pathspec's GitIgnorePatternError is a ValueError
+        raise BadInput(
+            f"{pattern!r} is not a valid gitignore pattern",
+            source=source,
+            line=line,
+            field=field,
+        ) from None
 
 
 def _has_verdict(file: Path) -> bool:

@@ -16,7 +16,9 @@ from tribunal.records.store import STARTER
 
 DRIVER = "tribunal-precedents"
 DRIVER_COMMAND = "tribunal precedent merge-file %O %A %B"
-GITIGNORE_LINES = (".tribunal/", "out/")
+# C-4: `.*.tmp` is the temporary-file form of atomic writes (`.precedents.md.<random>.tmp`); one
+# left by a writer killed mid-write must never be committed by `git add -A`.
+GITIGNORE_LINES = (".tribunal/", "out/", ".*.tmp")
 
 TRIBUNALIGNORE = """\
 # Paths `tribunal records check` skips (gitignore syntax, relative to the repository root).

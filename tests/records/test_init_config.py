@@ -34,7 +34,10 @@ def test_init_writes_the_starter_layout(tmp_path: Path, monkeypatch: pytest.Monk
         "created  git config merge.tribunal-precedents.driver",
         "appended .gitignore",
     ]
-    assert (repo / ".gitignore").read_text() == "*.pyc\n.tribunal/\nout/\n"
+    assert (repo / ".gitignore").read_text() == "*.pyc\n.tribunal/\nout/\n.*.tmp\n"
+    # C-4: a temporary file left by a killed writer is never committed by `git add -A`.
+    for name in (".precedents.md.k3x_9zq1.tmp", "docs/.precedents.md.ab12cd34.tmp"):
+        git(repo, "check-ignore", "-q", name)
     assert (repo / ".gitattributes").read_text() == "precedents.md merge=tribunal-precedents\n"
     assert git(repo, "config", "merge.tribunal-precedents.driver").strip() == (
         "tribunal precedent merge-file %O %A %B"

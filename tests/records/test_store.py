@@ -181,12 +181,18 @@ def test_kill_in_the_middle_of_an_add_leaves_the_file_whole(tmp_path: Path) -> N
     os.killpg(process.pid, signal.SIGKILL)
     process.wait()
     assert (repo / "precedents.md").read_bytes() == before
+    # The killed writer's temporary file (half the new file) is left beside the target...
+    assert [p.name for p in repo.glob(".precedents.md.*.tmp")] != []
+    (repo / ".precedents.md.tmp").write_text("not a temporary file of ours\n")
     # The lock died with the process: the next add goes through and continues the numbering.
     again = _add_process(repo)
     out, err = again.communicate(timeout=60)
     assert (again.returncode, out) == (0, "PREC-002\n"), err
     parsed = parse_precedents((repo / "precedents.md").read_text(), "precedents.md")
     assert [e.case_id for e in parsed.entries] == ["PREC-001", "PREC-002"] and not parsed.problems
+    # ... and swept by the next add, under the lock (C-4); other files are left alone.
+    leftovers = sorted(p.name for p in repo.iterdir() if p.name.endswith(".tmp"))
+    assert leftovers == [".precedents.md.tmp"]
 
 
 @pytest.mark.parametrize(

@@ -13,7 +13,9 @@ the lock (an editor) is never overwritten.
 
 from __future__ import annotations
 
+import glob
 import os
+import re
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -115,8 +117,26 @@ def commit_bytes(target: Path, expected: bytes, data: bytes, label: str, *, midw
     current = target.read_bytes() if target.exists() else b""
     if current != expected:
         raise TribunalError(f"{label} changed while the lock was held; nothing written, retry")
+    sweep_stale_temporaries(target)
     mode = target.stat().st_mode & 0o777 if target.exists() else 0o644
     write_atomic(target, data, mode=mode, midway=pause_point(midway))
+
+
+def sweep_stale_temporaries(target: Path) -> list[Path]:
+    """Remove the temporary files of `target` left by writers killed mid-write; return them.
+
+    C-4: `write_atomic` writes `.<name>.<8 random chars>.tmp` beside the target and renames it;
+    a `kill -9` before the rename leaves it behind (half an entry), where `git add -A` would
+    commit it. Call only under the precedents lock: every writer of the file (add, renumber)
+    holds it, so no temporary file of the target belongs to a write still in progress.
+    """
+    pattern = re.compile(rf"^\.{re.escape(target.name)}\.[a-z0-9_]{{8}}\.tmp$")
+    swept = []
+    for candidate in target.parent.glob(f".{glob.escape(target.name)}.*.tmp"):
+        if pattern.match(candidate.name) and candidate.is_file() and not candidate.is_symlink():
+            candidate.unlink(missing_ok=True)
+            swept.append(candidate)
+    return swept
 
 
 def parse_for_write(old: bytes, label: str) -> PrecedentsFile:

@@ -212,3 +212,21 @@ def test_a_bad_ignore_pattern_is_bad_input(
     write(repo, ".tribunalignore", ignore)
     code, out, err = run_check(repo, monkeypatch, *args)
     assert (code, out, err) == (2, "", message)
+
+
+def test_entry_like_text_outside_an_entry_is_reported(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """R-2, R-6: a PREC heading at another level and a bare yaml mapping holding case_id are
+    problems naming their lines, not prose that passes with "no problems"."""
+    repo = records_repo(tmp_path / "r")
+    block = PRECEDENTS.split("```yaml\n")[1].replace("PREC-001", "PREC-004")
+    stray = "```yaml\ncase_id: PREC-005\nverdict: DENY\nevidence_ref: nope.json\nowner: x\n```\n"
+    write(repo, "precedents.md", f"{PRECEDENTS}\n### PREC-004\n\n```yaml\n{block}\n{stray}")
+    commit_all(repo, "entry-like")
+    code, out, _ = run_check(repo, monkeypatch)
+    assert code == 1
+    assert [line.split(";")[0] for line in out.splitlines()] == [
+        "precedents.md:13: heading: PREC-004 is a level-3 heading",
+        "precedents.md:24: a fenced yaml block holding case_id outside an entry",
+    ]

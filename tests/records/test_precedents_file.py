@@ -339,3 +339,50 @@ def test_bulk_check_never_accepts_what_the_schema_refuses(data: dict[str, object
 
 
 GOOD_KEYS = ("case_id", "verdict", "evidence_ref", "applies_to", "next_check", "supersedes")
+
+
+ENTRY_LIKE = (
+    ENTRY.format(id="PREC-001")
+    + "\n### PREC-004\n\n```yaml\n"
+    + ENTRY.format(id="PREC-004").split("```yaml\n")[1]
+    + "\n```yaml\ncase_id: PREC-005\nverdict: DENY\nevidence_ref: /etc/hosts\nowner: x\n```\n"
+    + "\ncase_id: PREC-006\nverdict: APPROVE\n"
+    + "\n# PREC-007\n\nprose\n"
+)
+
+
+@pytest.mark.parametrize("strict", [True, False])
+def test_entry_like_text_in_no_recognised_form_is_a_problem(strict: bool) -> None:
+    """R-2: what looks like an entry but is in no recognised form is a problem naming its line
+    (not silently prose), and R-3: allocation never hands out one of its IDs."""
+    parsed = parse_precedents(ENTRY_LIKE, "p.md", strict=strict)
+    assert [e.case_id for e in parsed.entries] == ["PREC-001"]
+    assert [(p.line, p.message.split(";")[0]) for p in parsed.problems] == [
+        (11, "heading: PREC-004 is a level-3 heading"),
+        (22, "a fenced yaml block holding case_id outside an entry"),
+        (28, "a YAML mapping holding case_id outside an entry"),
+        (31, "heading: PREC-007 is a level-1 heading"),
+    ]
+    assert parsed.highest == 7
+
+
+@pytest.mark.parametrize("strict", [True, False])
+def test_entries_with_problems_still_count_for_allocation(strict: bool) -> None:
+    text = (
+        ENTRY.format(id="PREC-001")
+        + "\n"
+        + ENTRY.format(id="PREC-009").replace("verdict: DENY", "verdict: MAYBE")
+    )
+    parsed = parse_precedents(text, "p.md", strict=strict)
+    assert [e.case_id for e in parsed.entries] == ["PREC-001"] and parsed.problems
+    assert parsed.highest == 9
+
+
+def test_headings_and_examples_that_are_no_entries_stay_prose() -> None:
+    text = (
+        ENTRY.format(id="PREC-001")
+        + "\n### Discussion of PREC-001\n\n# PREC-ish notes\n\n```yaml\nkey: value\n```\n"
+        + "\nThe `case_id: PREC-001` field names it.\n"
+    )
+    parsed = parse_precedents(text, "p.md")
+    assert ([e.case_id for e in parsed.entries], parsed.problems) == (["PREC-001"], [])

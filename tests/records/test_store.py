@@ -285,3 +285,16 @@ def test_a_precedents_file_outside_the_repository_is_bad_input(
         assert not (tmp_path / "elsewhere").exists()
     else:
         assert outside.read_bytes() == before
+
+
+def test_add_never_reuses_an_entry_like_id(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """R-2, R-3: a `### PREC-004` entry is reported, and add refuses the file (exit 2) rather
+    than allocating PREC-002..004 beside it."""
+    repo = records_repo(tmp_path / "r")
+    block = PRECEDENTS.split("```yaml\n")[1].replace("PREC-001", "PREC-004")
+    write(repo, "precedents.md", f"{PRECEDENTS}\n### PREC-004\n\n```yaml\n{block}")
+    before = (repo / "precedents.md").read_bytes()
+    code, out, err = invoke(repo, monkeypatch, *ADD, *WHAT)
+    assert (code, out) == (2, "")
+    assert err.startswith("tribunal: error: precedents.md:13: heading: PREC-004 is a level-3")
+    assert (repo / "precedents.md").read_bytes() == before

@@ -126,11 +126,15 @@ class PrecedentsFile:
     text: str
     entries: list[Precedent]
     problems: list[BadInput]
+    # R-3: the numbers of every entry-like ID in the file — entries with problems, PREC headings
+    # at another level, `case_id:` outside an entry — so allocation never hands one out again.
+    seen_numbers: set[int] = field(default_factory=set)
 
     @property
     def highest(self) -> int:
-        """The highest ID number in the file (0 when it has none)."""
-        return max((entry.number for entry in self.entries), default=0)
+        """The highest ID number in the file, counting entry-like IDs that are not entries
+        (0 when it has none)."""
+        return max([*(entry.number for entry in self.entries), *self.seen_numbers], default=0)
 
     def with_id(self, case_id: str) -> list[Precedent]:
         """Every entry whose case_id is `case_id`, in file order."""

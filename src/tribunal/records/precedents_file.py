@@ -32,10 +32,15 @@ from tribunal.records.precedent import (
 )
 
 _FENCE_OPEN = re.compile(r"^(?P<indent> {0,3})(?P<fence>`{3,}|~{3,})[ \t]*(?P<info>[^`\r\n]*?)\s*$")
-_HEADING = re.compile(r"^#{1,2}(?:[ \t]+(?P<text>.*?))?[ \t]*$")
+_HEADING = re.compile(r"^(?P<level>#{1,6})(?:[ \t]+(?P<text>.*?))?[ \t]*$")
 _PREC_HEADING = re.compile(r"^(?P<id>PREC-\S*)(?:[ \t].*)?$")
 _ITEM = re.compile(r"^(?P<indent>[ \t]*)- case_id[ \t]*:")
 _CASE_ID_LINE = re.compile(r"^[ \t]*(?:- )?[ \t]*case_id[ \t]*:")
+_ID_NUMBER = re.compile(r"PREC-(?P<number>[0-9]+)")
+_FORMS = (
+    "an entry is a `## PREC-NNN` heading followed by its fenced yaml block, or a list item "
+    "`- case_id: ...`"
+)
 _YAML_INFO = ("yaml", "yml")
 _ID_FIELDS = ("case_id", "supersedes")
 
@@ -61,6 +66,7 @@ class _Section:
     case_id: str
     heading_index: int
     has_entry: bool = False
+    misplaced: bool = False  # a PREC heading at another level: reported, its block not an entry
 
 
 def parse_precedents(text: str, label: str, *, strict: bool = True) -> PrecedentsFile:
@@ -100,6 +106,7 @@ class _Parser:
         self.at = _Lines.of(text)
         self.entries: list[Precedent] = []
         self.problems: list[BadInput] = []
+        self.seen: set[int] = set()  # R-3: entry-like ID numbers that are not (valid) entries
 
     def run(self) -> PrecedentsFile:
         lines = self.at.lines
@@ -115,7 +122,9 @@ class _Parser:
                 continue
             heading = _HEADING.match(line)
             if heading is not None:
-                section = self._heading(index, heading["text"] or "", section)
+                section = self._heading(
+                    index, len(heading["level"]), heading["text"] or "", section
+                )
                 index += 1
                 continue
             item = _ITEM.match(line)
@@ -125,10 +134,12 @@ class _Parser:
                 section = None  # a heading waiting for its fields takes this item as them
                 index = end + 1
                 continue
+            if section is None and _CASE_ID_LINE.match(line):
+                self._stray_case_id(index, "a YAML mapping holding case_id outside an entry")
             index += 1
         self._close(section)
         self.problems.sort(key=lambda problem: problem.line or 0)
-        return PrecedentsFile(self.label, self.text, self.entries, self.problems)
+        return PrecedentsFile(self.label, self.text, self.entries, self.problems, self.seen)
 
     # --- structure -------------------------------------------------------------------------
 
@@ -143,14 +154,23 @@ class _Parser:
     def _closed(self, start: int, end: int) -> bool:
         return end > start and _FENCE_OPEN.match(self.at.lines[end].rstrip("\r\n")) is not None
 
-    def _heading(self, index: int, text: str, section: _Section | None) -> _Section | None:
-        self._close(section)
-        if not self.at.lines[index].startswith("##"):
-            return None  # a level-1 heading: prose
+    def _heading(
+        self, index: int, level: int, text: str, section: _Section | None
+    ) -> _Section | None:
         match = _PREC_HEADING.match(text)
-        if match is None:
-            return None  # any other level-2 heading is prose and ends the section
+        entry_like = match is not None and _ID_NUMBER.fullmatch(match["id"]) is not None
+        if level > 2 and not entry_like:
+            return section  # a level-3+ heading inside a section is prose and ends nothing
+        self._close(section)
+        if match is None or (level != 2 and not entry_like):
+            return None  # any other level-1/2 heading is prose and ends the section
         case_id = match["id"]
+        self._note_ids(case_id)
+        if level != 2:
+            # R-2: a PREC heading at another level looks like an entry but is none; silently
+            # treating it as prose hid it from search and let add reuse its ID.
+            self._problem(index + 1, f"heading: {case_id} is a level-{level} heading; {_FORMS}")
+            return _Section(case_id=case_id, heading_index=index, misplaced=True)
         problem = id_problem(case_id)
         if problem is not None:
             self._problem(index + 1, f"heading: {problem}")
@@ -158,7 +178,7 @@ class _Parser:
         return _Section(case_id=case_id, heading_index=index)
 
     def _close(self, section: _Section | None) -> None:
-        if section is not None and not section.has_entry:
+        if section is not None and not section.has_entry and not section.misplaced:
             self._problem(
                 section.heading_index + 1,
                 f"{section.case_id}: no fenced yaml block with its fields under the heading",
@@ -171,6 +191,10 @@ class _Parser:
         body_start = start + 1
         body_end = end if self._closed(start, end) else end + 1
         body = self.at.lines[body_start:body_end]
+        if section is not None and section.misplaced:
+            section.has_entry = True  # its heading was reported: the block is not an entry
+            self._note_ids("".join(body))
+            return None
         if section is not None:
             # The first yaml block after the heading is the entry; what follows it is prose.
             section.has_entry = True
@@ -189,7 +213,14 @@ class _Parser:
             return None
         first = next((ln for ln in body if ln.strip() and not ln.lstrip().startswith("#")), "")
         if _ITEM.match(first) is None:
-            return None  # a yaml example in prose, not the tutorial's list
+            # A yaml example in prose, not the tutorial's list: unless it holds case_id, when it
+            # looks like an entry that is in no recognised form (R-2).
+            for index in range(body_start, body_end):
+                if _CASE_ID_LINE.match(self.at.lines[index]):
+                    self._stray_case_id(
+                        index, "a fenced yaml block holding case_id outside an entry"
+                    )
+            return None
         for item_start, item_end, indent in self._items_in(body_start, body_end):
             self._item(item_start, item_end, indent)
         return None
@@ -227,6 +258,9 @@ class _Parser:
         chunk = "".join(
             line[indent:] if line.strip() else "\n" for line in self.at.lines[start : end + 1]
         )
+        if section is not None and section.misplaced:  # reported with its heading
+            self._note_ids(chunk)
+            return
         if section is not None:  # `## PREC-NNN` then a bare item: the heading's entry
             section.has_entry = True
             first = section.heading_index
@@ -256,6 +290,10 @@ class _Parser:
             if fast is not None and _acceptable(fast, heading_id):
                 self._add(fast, {}, yaml_text, first_index, span, form, line)
                 return
+        self._note_ids(heading_id or "")
+        for text in yaml_text.splitlines():
+            if _CASE_ID_LINE.match(text):
+                self._note_ids(text)
         try:
             data, lines = parse_yaml(yaml_text, self.label)
         except BadInput as error:
@@ -330,6 +368,15 @@ class _Parser:
                 field_lines=field_lines,
             )
         )
+
+    def _stray_case_id(self, index: int, what: str) -> None:
+        """R-2: a `case_id:` line outside any entry is a problem naming its line."""
+        self._note_ids(self.at.lines[index])
+        self._problem(index + 1, f"{what}; {_FORMS}")
+
+    def _note_ids(self, text: str) -> None:
+        """R-3: remember every PREC number in `text`, so allocation never reuses it."""
+        self.seen.update(int(match["number"]) for match in _ID_NUMBER.finditer(text))
 
     def _problem(self, line: int, message: str) -> None:
         self.problems.append(BadInput(message, source=self.label, line=line))

@@ -256,3 +256,40 @@ def test_every_pair_of_verdicts_has_its_reason() -> None:
         reason = follow_precedents(decision, entries, "p.md:3").decision.reason
         kind = "precedent" if computed is top else "precedent_conflict"
         assert reason == f"{kind}:PREC-007"
+
+
+def test_precedents_not_applied_are_said_in_the_body_and_on_stderr(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """R-4: a precedent that cannot be evaluated (or whose scope is unknown, or that is due) is
+    never dropped in silence — and never changes the verdict either."""
+    setup(
+        tmp_path,
+        monkeypatch,
+        [result("a_ok")],
+        precedent(1, "DEFERRED", "domains: [all]", when="backup_verified == True"),
+        precedent(2, "DENY", "domains: [autoscale], tiers: [C1]"),  # scope unknown: no tier
+        precedent(3, "DENY", "domains: [billing]", when="backup_verified == True"),  # out of scope
+        precedent(4, "APPROVE", when="burst_window_sec > 10"),  # due for re-examination
+    )
+    plain = judge()
+    done = invoke("judgment", "--duel-out", "out/duel.json", "--invariants-out",
+                  "out/invariants.json", "--to", "out/judgment.md", *FOLLOW)  # fmt: skip
+    assert done.exit_code == 0, done.output
+    body = Path("out/judgment.md").read_text(encoding="utf-8")
+    fields = parse_judgment(body, "j").fields
+    assert (fields["verdict"], fields["reason"]) == ("APPROVE", plain["reason"])
+    assert fields["linked_precedents"] == []
+    lines = [  # cannot_evaluate, scope_unknown, due_for_reexamination; each in match order
+        "PREC-001 (DEFERRED): `cannot_evaluate` — next_check.when `backup_verified == True` "
+        "cannot be evaluated: the dispute lacks backup_verified",
+        "PREC-002 (DENY): `scope_unknown` — the dispute lacks the scope key(s) tier",
+        "PREC-004 (APPROVE): `due_for_reexamination` — next_check.when "
+        "`burst_window_sec > 10` is true (burst_window_sec=30)",
+    ]
+    section = body.split("## Precedents not applied\n")[1].split("\n## ")[0]
+    assert [line[2:] for line in section.splitlines() if line.startswith("- ")] == lines
+    stderr = [line for line in done.stderr.splitlines() if "not applied" in line]
+    assert stderr == [
+        f"judgment: precedent not applied: {line.replace('`', '', 2)}" for line in lines
+    ]

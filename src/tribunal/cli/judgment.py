@@ -55,7 +55,8 @@ def _templates_option(function: click.decorators.FC) -> click.decorators.FC:
     "facts",
     type=FILE,
     help="A YAML or JSON mapping of the dispute's fields to match precedents against "
-    "(default: the computed judgment's own front matter).",
+    "(default: the computed judgment's own front matter, which has no domain/tier/mode: pass "
+    "--facts for precedents scoped by domain, tier or mode, or whose next_check reads fields).",
 )
 @_templates_option
 @click.option(
@@ -112,7 +113,7 @@ def judgment(
     from tribunal.paths import display_path
     from tribunal.records.facts import facts_file
     from tribunal.records.filing import refuse_rewriting_a_record
-    from tribunal.records.judgment import Following, JudgmentInputs, write_judgment_text
+    from tribunal.records.judgment import Following, JudgmentInputs, compose_judgment
 
     duel_label = display_path(duel_out, root)
     invariants_label = display_path(invariants_out, root)
@@ -129,11 +130,13 @@ def judgment(
     if precedents is not None:
         dispute = None if facts is None else facts_file(facts, display_path(facts, root))
         following = Following(precedents, dispute)
-    text = write_judgment_text(
+    composed = compose_judgment(
         inputs, root=root, next_step=next_step, templates=templates_dir, following=following
     )
     refuse_rewriting_a_record(to_path, root, display_path(to_path, root))
-    write_atomic(to_path, text)
+    write_atomic(to_path, composed.text)
+    for item in composed.not_applied:  # never dropped in silence (listed in the body too)
+        click.echo(f"judgment: precedent not applied: {item}", err=True)
     click.echo(f"judgment: wrote {display_path(to_path, root)}", err=True)
     ctx.exit(ExitCode.OK)
 

@@ -11,17 +11,21 @@ import shlex
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from tribunal.courts.arbiter import Decision, decide, reason_kind
 from tribunal.courts.following import Followed, follow_precedents
 from tribunal.documents import Document, load_yaml
+from tribunal.enums import MatchStatus
 from tribunal.evidence.collect import duel_evidence, invariants_evidence
 from tribunal.evidence.invariants import printable
 from tribunal.evidence.record import Evidence
 from tribunal.records.facts import Facts
 from tribunal.records.frontmatter import render_judgment
 from tribunal.records.templates import JUDGMENT_TEMPLATE, render
+
+if TYPE_CHECKING:
+    from tribunal.records.match import MatchResult
 
 NOT_CHECKED = "not checked"  # T-3: an absent expected_failure key is not checked
 
@@ -33,6 +37,29 @@ class Following:
 
     precedents: Path
     facts: Facts | None = None
+
+
+@dataclass(frozen=True)
+class NotApplied:
+    """R-4: a precedent the dispute may fall under that was not followed, and why: its
+    next_check cannot be evaluated for the dispute, its scope is unknown, or it is due for
+    re-examination. `detail` names the missing fields or keys (or the values read)."""
+
+    case_id: str
+    verdict: str
+    status: MatchStatus
+    detail: str
+
+    def __str__(self) -> str:
+        return f"{self.case_id} ({self.verdict}): {self.status.value} — {self.detail}"
+
+
+@dataclass(frozen=True)
+class ComposedJudgment:
+    """The judgment.md text and the precedents it did not follow (for the CLI to say so)."""
+
+    text: str
+    not_applied: list[NotApplied]
 
 
 @dataclass(frozen=True)
@@ -54,7 +81,21 @@ def write_judgment_text(
     templates: Path | None = None,
     following: Following | None = None,
 ) -> str:
-    """The whole judgment.md text for `inputs`.
+    """The whole judgment.md text for `inputs` (see `compose_judgment`)."""
+    return compose_judgment(
+        inputs, root=root, next_step=next_step, templates=templates, following=following
+    ).text
+
+
+def compose_judgment(
+    inputs: JudgmentInputs,
+    *,
+    root: Path,
+    next_step: str | None = None,
+    templates: Path | None = None,
+    following: Following | None = None,
+) -> ComposedJudgment:
+    """The whole judgment.md text for `inputs`, with the precedents not followed.
 
     `next_step` overrides the spec's `next_steps` entry for the reason kind. With `following`,
     the applicable precedents are linked and the top one may change the reason and make the
@@ -72,10 +113,12 @@ def write_judgment_text(
     if next_step is None:
         next_step = spec_next_step(root, inputs.duel, reason_kind(decision.reason))
     fields = _front_matter(inputs, decision, next_step, linked=[])
+    not_applied: list[NotApplied] = []
     if following is not None:
-        # R-4: without --facts, the dispute is the computed judgment itself (its front matter).
+        # R-4: without --facts, the dispute is the computed judgment itself (its front matter,
+        # which never holds domain/tier/mode: scoped precedents are then scope_unknown).
         facts = following.facts or Facts("judgment front matter", dict(fields))
-        followed = _follow(decision, following.precedents, facts, root)
+        followed, not_applied = _follow(decision, following.precedents, facts, root)
         if followed.changed:
             decision = followed.decision
             if given_step is None:
@@ -85,8 +128,12 @@ def write_judgment_text(
             )
 
     context = _body_context(inputs, decision, next_step)
+    context["not_applied"] = [
+        {"case_id": n.case_id, "verdict": n.verdict, "status": n.status.value, "detail": n.detail}
+        for n in not_applied
+    ]
     body = render(JUDGMENT_TEMPLATE, context, templates)
-    return render_judgment(fields, body)
+    return ComposedJudgment(render_judgment(fields, body), not_applied)
 
 
 def _front_matter(
@@ -115,8 +162,11 @@ def _front_matter(
     return fields
 
 
-def _follow(decision: Decision, precedents: Path, facts: Facts, root: Path) -> Followed:
-    """R-4: match the dispute against `precedents` and follow the applicable ones."""
+def _follow(
+    decision: Decision, precedents: Path, facts: Facts, root: Path
+) -> tuple[Followed, list[NotApplied]]:
+    """R-4: match the dispute against `precedents` and follow the applicable ones; also return
+    the precedents that could not be followed (said in the body, never silently dropped)."""
     from tribunal.errors import BadInput, BrokenRef
     from tribunal.paths import display_path
     from tribunal.records.match import match_precedents
@@ -131,7 +181,46 @@ def _follow(decision: Decision, precedents: Path, facts: Facts, root: Path) -> F
             resolve_ref(cite, base=root, root=root)  # R-6: the judgment's refs must resolve
         except BrokenRef as error:
             raise BadInput(f"cannot cite the precedent: {error}", field="--precedents") from None
-    return follow_precedents(decision, applies, cite)
+    return follow_precedents(decision, applies, cite), _not_applied(result)
+
+
+def _not_applied(result: MatchResult) -> list[NotApplied]:
+    """R-4: the precedents `tribunal judgment` does not follow but must not pass over in silence.
+
+    The verdict rules of R-4 are kept: only `applies` is linked and may change the verdict
+    (follow_precedents). The others are listed, never followed either way, because each rests on
+    a fact the dispute does not give: a cannot_evaluate precedent's condition may be true for
+    this dispute (then it is due, not settled) or false (then it applies); a scope_unknown one
+    may be out of scope; a due one's own condition says it is to be re-examined, not followed.
+    Making the verdict stricter on an unknown would invent that fact as surely as loosening it
+    would. "cannot_evaluate is never counted as not triggered" is honoured by never treating it
+    as applying, and by saying so here (body and stderr) so a reader passes the facts (--facts).
+    """
+    listed = [
+        *(
+            (
+                p,
+                f"next_check.when `{p.entry.next_check_when}` cannot be evaluated: "
+                + (f"the dispute lacks {', '.join(p.missing)}" if p.missing else p.why),
+            )
+            for p in result.cannot_evaluate
+        ),
+        *(
+            (p, f"the dispute lacks the scope key(s) {', '.join(p.keys)}")
+            for p in result.scope_unknown
+        ),
+        *(
+            (p, f"next_check.when `{p.entry.next_check_when}` is true ({_values(p.values)})")
+            for p in result.due_for_reexamination
+        ),
+    ]
+    return [
+        NotApplied(p.entry.case_id, p.entry.verdict.value, p.status, detail) for p, detail in listed
+    ]
+
+
+def _values(values: dict[str, Any]) -> str:
+    return ", ".join(f"{name}={show(value)}" for name, value in values.items())
 
 
 def _followed_step(

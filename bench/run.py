@@ -180,6 +180,7 @@ def x3_search(quick: bool, work: Path) -> list[Row]:
     from search_x3 import (
         CLI_TARGET_S,
         GREP_RATIO,
+        QUERIES,
         REBUILD_TARGET_S,
         SEARCH_TARGET_MS,
         measure,
@@ -201,16 +202,20 @@ def x3_search(quick: bool, work: Path) -> list[Row]:
                 worst_ms < target_ms,
             )
         )
-        ratio = f[f"{label}_grep_mean_s"] / f[f"{label}_mean_s"]
+        # X-3 says "at least 5x faster per query": judged on the worst query's own ratio; the
+        # median ratio and the ratio of the means are shown beside it, never instead of it.
+        means = f[f"{label}_grep_mean_s"] / f[f"{label}_mean_s"]
+        worst = f[f"{label}_worst_ratio"]
+        worst_query = QUERIES[int(f[f"{label}_worst_ratio_query"])]
         rows.append(
             Row(
                 "X-3",
-                f"`LC_ALL=C grep -ic` / `search()` per query at {size:,} "
-                f"({f[f'{label}_grep_mean_s'] * 1000:.1f} vs {f[f'{label}_mean_s'] * 1000:.2f} ms "
-                f"mean; slowest query {f[f'{label}_worst_ratio']:.1f}x)",
-                f"{ratio:.1f}x",
+                f"`LC_ALL=C grep -ic` / `search()` per query at {size:,}: worst query "
+                f"(`{worst_query}`); median query {f[f'{label}_median_ratio']:.1f}x, ratio of "
+                f"the means {means:.1f}x",
+                f"worst {worst:.1f}x",
                 f">= {GREP_RATIO:.0f}x",
-                ratio >= GREP_RATIO,
+                worst >= GREP_RATIO,
             )
         )
         broad, grep = f[f"{label}_broad_mean_s"], f[f"{label}_broad_grep_mean_s"]
@@ -229,7 +234,8 @@ def x3_search(quick: bool, work: Path) -> list[Row]:
     rows.append(
         Row(
             "X-3",
-            f"index rebuild at {int(f['large']):,} precedents",
+            f"index rebuild at {int(f['large']):,} precedents, wall (CPU "
+            f"{f['large_rebuild_cpu_s']:.1f} s: a wall far above it is machine load)",
             f"{rebuild_s:.1f} s",
             f"< {REBUILD_TARGET_S:.0f} s",
             rebuild_s < REBUILD_TARGET_S,

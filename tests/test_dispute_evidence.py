@@ -333,3 +333,54 @@ def test_a_charter_requiring_no_evidence_checks_none(root: Path) -> None:
     vote(directory, 1, "verifier", "APPROVE", evidence_ref="requirements.md:2")
     vote(directory, 1, "implementor", "APPROVE", evidence_ref="change.diff")
     assert CliRunner().invoke(cli, ["arbitrate", D]).exit_code == 0
+
+
+# --- schema: $ref and formats (A-3) ----------------------------------------------------------
+
+
+def _schema_with(directory: Path, schema: dict[str, object]) -> None:
+    write(directory / "evidence/limit.schema.json", json.dumps(schema))
+
+
+def test_a_relative_ref_to_a_sibling_schema_file_resolves(root: Path) -> None:
+    directory = make_dispute(root)
+    write(
+        directory / "evidence/common.schema.json",
+        json.dumps({"$defs": {"tenant": {"type": "string", "pattern": "^[A-Z]$"}}}),
+    )
+    _schema_with(
+        directory,
+        {
+            "type": "object",
+            "required": ["tenant_id"],
+            "properties": {"tenant_id": {"$ref": "common.schema.json#/$defs/tenant"}},
+        },
+    )
+    outcome = check()
+    assert outcome.exit_code == 0, outcome.output
+    write(directory / "evidence/rate_limit.ndjson", json.dumps({"tenant_id": "lower"}) + "\n")
+    assert missing_lines(check()) == [
+        f"{D}/evidence/rate_limit.ndjson:1: tenant_id: 'lower' does not match '^[A-Z]$'"
+    ]
+
+
+@pytest.mark.parametrize(
+    "ref",
+    [
+        "https://example.invalid/common.schema.json#/$defs/tenant",
+        "../../../../outside.schema.json#/$defs/tenant",
+        "absent.schema.json#/$defs/tenant",
+    ],
+)
+def test_a_ref_outside_the_repository_or_to_a_url_is_missing_not_an_error(
+    root: Path, ref: str
+) -> None:
+    directory = make_dispute(root)
+    write(root.parent / "outside.schema.json", json.dumps({"$defs": {"tenant": {}}}))
+    _schema_with(directory, {"type": "object", "properties": {"tenant_id": {"$ref": ref}}})
+    outcome = check()
+    assert outcome.exit_code == 1, outcome.output
+    assert missing_lines(outcome) == [
+        f"{D}/evidence/limit.schema.json: schema evidence missing: unresolvable $ref `{ref}` "
+        "(outside the repository, a URL, or no such file)"
+    ]

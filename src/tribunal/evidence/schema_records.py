@@ -35,15 +35,23 @@ def check_schema_records(dispute: Dispute, declared: Any, where: str) -> KindChe
         return KindCheck(kind, where, (), "no JSON Schema named", tuple(shortfalls))
     schema_path = dispute.evidence_file(schema_text, ("evidence", "schema", "schema"))
     schema_label = dispute.file_label(schema_text)
-    validator, problem = _validator(schema_path, schema_label)
+    validator, problem = _validator(schema_path, schema_label, dispute.root)
     if validator is None:
         shortfalls.append(problem or Shortfall(schema_label, "unusable JSON Schema"))
         return KindCheck(kind, where, (), "JSON Schema unusable", tuple(shortfalls))
+    from referencing.exceptions import Unresolvable
+
     count = 0
     for index, text in enumerate(records):
         path = dispute.evidence_file(text, ("evidence", "schema", "records", index))
         label = dispute.file_label(text)
-        checked, found = _check_file(path, label, validator)
+        try:
+            checked, found = _check_file(path, label, validator)
+        except Unresolvable as exc:
+            # A-3: a `$ref` that names no file inside the repository leaves the kind missing.
+            why = f"schema evidence missing: unresolvable $ref {_ref_of(exc)}"
+            shortfalls.append(Shortfall(schema_label, why))
+            return KindCheck(kind, where, (), "JSON Schema unusable", tuple(shortfalls))
         count += checked
         shortfalls.extend(found)
         if path.is_file():
@@ -53,7 +61,7 @@ def check_schema_records(dispute: Dispute, declared: Any, where: str) -> KindChe
     return KindCheck(kind, where, tuple(files), summary, tuple(shortfalls))
 
 
-def _validator(path: Path, label: str) -> tuple[Any, Shortfall | None]:
+def _validator(path: Path, label: str, root: Path) -> tuple[Any, Shortfall | None]:
     from jsonschema import Draft202012Validator
     from jsonschema.exceptions import SchemaError
     from jsonschema.validators import validator_for
@@ -69,7 +77,38 @@ def _validator(path: Path, label: str) -> tuple[Any, Shortfall | None]:
         cls.check_schema(schema)
     except SchemaError as exc:
         return None, Shortfall(label, f"not a valid JSON Schema: {exc.message}")
-    return cls(schema), None
+    # A-3: relative `$ref`s resolve to files inside the repository, never to the network.
+    # A-3: relative `$ref`s resolve against the schema file, to files inside the repository.
+    anchored = schema if "$id" in schema else {**schema, "$id": path.resolve().as_uri()}
+    registry = _file_registry(root)
+    return cls(anchored, registry=registry), None
+
+
+def _file_registry(root: Path) -> Any:
+    """A `referencing` registry that retrieves `file:` URIs under `root`, and nothing else."""
+    from referencing import Registry, Resource
+    from referencing.exceptions import NoSuchResource
+    from referencing.jsonschema import DRAFT202012
+
+    top = root.resolve()
+
+    def retrieve(uri: str) -> Resource[Any]:
+        from urllib.parse import unquote, urlsplit
+
+        parts = urlsplit(uri)
+        if parts.scheme != "file":
+            raise NoSuchResource(uri)
+        target = Path(unquote(parts.path)).resolve()
+        if not target.is_file() or not target.is_relative_to(top):
+            raise NoSuchResource(uri)
+        try:
+            contents = parse_json(read_text(target, uri), uri)
+        except BadInput as exc:
+            raise NoSuchResource(uri) from exc
+        return Resource.from_contents(contents, default_specification=DRAFT202012)
+
+    # Refs to URLs or outside the repository are never fetched: they stay unresolvable (C-8).
+    return Registry(retrieve=retrieve)  # type: ignore[call-arg]  # attrs field, untyped init
 
 
 def _check_file(path: Path, label: str, validator: Any) -> tuple[int, list[Shortfall]]:
@@ -116,6 +155,12 @@ def _message(error: Any) -> str:
         return f"{format_field([*path, missing])}: required field is missing"
     field = format_field(path)
     return f"{field}: {error.message}" if field else str(error.message)
+
+
+def _ref_of(error: Exception) -> str:
+    """The ref an Unresolvable names, shown relative (never the checkout's absolute path)."""
+    ref = str(getattr(error, "ref", "") or error)
+    return f"`{ref}` (outside the repository, a URL, or no such file)"
 
 
 def _where(error: BadInput, label: str) -> str:

@@ -384,3 +384,28 @@ def test_a_ref_outside_the_repository_or_to_a_url_is_missing_not_an_error(
         f"{D}/evidence/limit.schema.json: schema evidence missing: unresolvable $ref `{ref}` "
         "(outside the repository, a URL, or no such file)"
     ]
+
+
+def test_formats_are_checked(root: Path) -> None:
+    directory = make_dispute(root)
+    _schema_with(
+        directory,
+        {
+            "type": "object",
+            "properties": {
+                "expires_at": {"type": "string", "format": "date-time"},
+                "day": {"type": "string", "format": "date"},
+            },
+        },
+    )
+    good = {"expires_at": "2026-05-18T10:01:00Z", "day": "2026-05-18"}
+    offset = {"expires_at": "2026-05-18T10:01:00.5+02:00"}
+    bad = {"expires_at": "not-a-date", "day": "2026-13-01"}
+    naive = {"expires_at": "2026-05-18T10:01:00"}
+    lines = [json.dumps(record) for record in (good, offset, bad, naive)]
+    write(directory / "evidence/rate_limit.ndjson", "\n".join(lines) + "\n")
+    assert missing_lines(check()) == [
+        f"{D}/evidence/rate_limit.ndjson:3: expires_at: 'not-a-date' is not a 'date-time'",
+        f"{D}/evidence/rate_limit.ndjson:3: day: '2026-13-01' is not a 'date'",
+        f"{D}/evidence/rate_limit.ndjson:4: expires_at: '2026-05-18T10:01:00' is not a 'date-time'",
+    ]

@@ -7,6 +7,7 @@ malformed makes the kind missing, never bad input.
 
 from __future__ import annotations
 
+from datetime import date, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -81,7 +82,7 @@ def _validator(path: Path, label: str, root: Path) -> tuple[Any, Shortfall | Non
     # A-3: relative `$ref`s resolve against the schema file, to files inside the repository.
     anchored = schema if "$id" in schema else {**schema, "$id": path.resolve().as_uri()}
     registry = _file_registry(root)
-    return cls(anchored, registry=registry), None
+    return cls(anchored, registry=registry, format_checker=record_format_checker()), None
 
 
 def _file_registry(root: Path) -> Any:
@@ -109,6 +110,38 @@ def _file_registry(root: Path) -> Any:
 
     # Refs to URLs or outside the repository are never fetched: they stay unresolvable (C-8).
     return Registry(retrieve=retrieve)  # type: ignore[call-arg]  # attrs field, untyped init
+
+
+def record_format_checker() -> Any:
+    """jsonschema's FormatChecker with stdlib `date-time` and `date` checks (A-3)."""
+    from jsonschema import FormatChecker
+
+    checker = FormatChecker()
+    checker.checks("date-time", raises=ValueError)(_is_date_time)
+    checker.checks("date", raises=ValueError)(_is_date)
+    return checker
+
+
+def _is_date_time(value: object) -> bool:
+    # RFC 3339 date-time: a date, `T`, a time and an offset (`Z` or ±hh:mm).
+    if not isinstance(value, str):
+        return True
+    text = value[:-1] + "+00:00" if value[-1:] in ("Z", "z") else value
+    if len(text) < 20 or text[10] not in "Tt":
+        raise ValueError(f"{value!r} is not an RFC 3339 date-time")
+    parsed = datetime.fromisoformat(text)
+    if parsed.tzinfo is None:
+        raise ValueError(f"{value!r} has no UTC offset")
+    return True
+
+
+def _is_date(value: object) -> bool:
+    if not isinstance(value, str):
+        return True
+    if len(value) != 10:
+        raise ValueError(f"{value!r} is not a full date (YYYY-MM-DD)")
+    date.fromisoformat(value)
+    return True
 
 
 def _check_file(path: Path, label: str, validator: Any) -> tuple[int, list[Shortfall]]:

@@ -5,6 +5,7 @@ Each rule of A-2 has a case that only that rule decides: removing the rule chang
 
 from __future__ import annotations
 
+import json
 import shutil
 from pathlib import Path
 
@@ -30,6 +31,7 @@ from tribunal.errors import BadInput
 from tribunal.evidence.dispute_evidence import check_evidence
 from tribunal.records.frontmatter import parse_judgment
 
+D = "disputes/rate-limit"
 PREC_DENY = ApplicablePrecedent("PREC-007", JudgmentVerdict.DENY)
 PREC_DEFERRED = ApplicablePrecedent("PREC-012", JudgmentVerdict.DEFERRED)
 PREC_APPROVE = ApplicablePrecedent("PREC-020", JudgmentVerdict.APPROVE)
@@ -389,3 +391,23 @@ def test_change_may_be_a_git_range(root: Path) -> None:
     votes(directory, verifier="APPROVE", implementor="APPROVE")
     assert invoke("arbitrate", "disputes/rate-limit").exit_code == 0
     assert "change `main..feature`" in (directory / "judgment.md").read_text("utf-8")
+
+
+def test_each_judgment_gets_its_own_trace_and_a_trace_is_never_rewritten(root: Path) -> None:
+    # two disputes arbitrated into one directory keep one trace each.
+    directory = make_dispute(root)
+    votes(directory, verifier="APPROVE", implementor="APPROVE")
+    assert invoke("arbitrate", D, "--to", "records/a.judgment.md").exit_code == 0
+    votes(directory, verifier="DENY", implementor="DENY")
+    assert invoke("arbitrate", D, "--to", "records/b.md").exit_code == 1
+    first = json.loads((root / "records/a.decision_trace.json").read_text("utf-8"))
+    second = json.loads((root / "records/b.decision_trace.json").read_text("utf-8"))
+    assert (first["verdict"], second["verdict"]) == ("APPROVE", "DENY")
+    assert "`records/a.decision_trace.json`" in (root / "records/a.judgment.md").read_text()
+    assert not (root / "records/decision_trace.json").exists()
+    (root / "records/a.judgment.md").unlink()
+    outcome = invoke("arbitrate", D, "--to", "records/a.judgment.md")
+    assert outcome.exit_code == 2 and "R-1" in outcome.stderr, outcome.stderr
+    assert outcome.stderr.startswith("tribunal: error: records/a.decision_trace.json")
+    assert not (root / "records/a.judgment.md").exists()
+    assert json.loads((root / "records/a.decision_trace.json").read_text("utf-8")) == first

@@ -201,6 +201,11 @@ def test_three_rounds_without_a_decision_stop_for_a_human(root: Path) -> None:
         "artifact": f"{D}/decision_trace.json",
     }
     assert statuses(directory)["R3:deadlock"] == "decided"
+    # written elsewhere, the artifact is the trace named after that judgment.
+    assert arbitrate("--to", "out/rate.judgment.md").exit_code == 3
+    moved = parse_judgment((root / "out/rate.judgment.md").read_text("utf-8"), "j").fields
+    assert moved["artifact"] == "out/rate.decision_trace.json"
+    assert (root / "out/rate.decision_trace.json").is_file()
 
 
 def test_three_undecided_rounds_alone_end_in_deadlock_not_the_tie(root: Path) -> None:
@@ -287,7 +292,7 @@ def test_facts_from_a_file_and_the_trace_follows_to(root: Path) -> None:
     write(directory / "facts.json", '{"domain": "rate_limit", "burst_window_sec": 60}\n')
     ballot(directory, 1, verifier="APPROVE", implementor="APPROVE")
     assert arbitrate("--to", "out/j.md").exit_code == 0
-    recorded = json.loads((root / "out/decision_trace.json").read_text("utf-8"))
+    recorded = json.loads((root / "out/j.decision_trace.json").read_text("utf-8"))
     assert recorded["facts"] == {"domain": "rate_limit", "burst_window_sec": 60}
     assert not (directory / "decision_trace.json").exists()
 

@@ -19,7 +19,9 @@ JUDGMENT_NAME = "judgment.md"
     "--to",
     "to_path",
     type=click.Path(path_type=Path, dir_okay=False),
-    help="Where to write judgment.md (default: DIR/judgment.md).",
+    help="Where to write judgment.md (default: DIR/judgment.md). The decision trace is named "
+    "after it: DIR/decision_trace.json for DIR/judgment.md, X.decision_trace.json for "
+    "X.judgment.md or X.md.",
 )
 @click.option(
     "--templates",
@@ -55,7 +57,7 @@ def arbitrate(
     from tribunal.evidence.dispute_evidence import check_evidence
     from tribunal.paths import display_path, find_root
     from tribunal.records.arbitration import arbitration_record
-    from tribunal.records.decision_trace import TRACE_NAME
+    from tribunal.records.decision_trace import trace_path_for
     from tribunal.records.filing import refuse_rewriting_a_record
 
     root = find_root()
@@ -64,13 +66,15 @@ def arbitrate(
     arbitration = decide_dispute(dispute, check_evidence(dispute), applicable)
     target = to_path if to_path is not None else directory / JUDGMENT_NAME
     label = display_path(target, root)
-    trace_path = target.parent / TRACE_NAME
+    trace_path = trace_path_for(target)
     written = arbitration_record(
         dispute, arbitration, trace_label=display_path(trace_path, root), templates=templates_dir
     )
     if target.resolve() != (directory / JUDGMENT_NAME).resolve():
-        # the dispute's own judgment.md is arbitrate's output; elsewhere, never rewrite.
+        # the dispute's own judgment.md and trace are arbitrate's output; elsewhere, both
+        # are records a judgment names, never rewritten.
         refuse_rewriting_a_record(target, root, label)
+        refuse_rewriting_a_record(trace_path, root, display_path(trace_path, root))
     # the trace beside the judgment; both validated before either is written (C-3).
     write_json(trace_path, written.trace)
     write_atomic(target, written.judgment)

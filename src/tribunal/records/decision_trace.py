@@ -8,6 +8,7 @@ round's admission (pass/fail, A-4), and the rules of the deciding round in A-2's
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 from tribunal.courts.arbiter_rules import RuleCheck
@@ -16,6 +17,23 @@ from tribunal.courts.rounds import Arbitration
 from tribunal.enums import ArbiterReason, CheckStatus, FinalVerdict, RoundStatus
 
 TRACE_NAME = "decision_trace.json"
+_JUDGMENT_SUFFIXES = (".judgment.md", ".md")
+
+
+def trace_path_for(judgment: Path) -> Path:
+    """Where the trace of the judgment at `judgment` goes: named after it (A-6, R-1).
+
+    `DIR/judgment.md` -> `DIR/decision_trace.json`; `X.judgment.md` or `X.md` ->
+    `X.decision_trace.json`; any other name -> `<name>.decision_trace.json`. Two judgments in one
+    directory so never share (and overwrite) one trace.
+    """
+    name = judgment.name
+    if name == "judgment.md":
+        return judgment.with_name(TRACE_NAME)
+    for suffix in _JUDGMENT_SUFFIXES:
+        if name.endswith(suffix) and len(name) > len(suffix):
+            return judgment.with_name(f"{name[: -len(suffix)]}.{TRACE_NAME}")
+    return judgment.with_name(f"{name}.{TRACE_NAME}")
 
 
 def decision_trace(

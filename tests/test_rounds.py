@@ -172,12 +172,51 @@ def test_a_round_citing_a_line_of_a_log_the_dispute_does_not_declare_is_rejected
     _rejected(directory, "cites no event record")
 
 
+def test_a_diff_and_event_record_admit_one_round_only(root: Path) -> None:
+    # A-4: re-citing R2's movement is no new diff, so R3 is rejected and R2's DENY stands.
+    directory = make_dispute(root)
+    ballot(directory, 1, verifier="APPROVE", implementor="DENY", safety="DEFERRED")
+    ballot(directory, 2, MOVE, verifier="DENY", implementor="DENY", safety="DEFERRED")
+    ballot(directory, 3, MOVE, verifier="APPROVE", implementor="APPROVE", safety="APPROVE")
+    outcome = arbitrate()
+    assert outcome.exit_code == 1, outcome.stderr
+    assert front(directory)["reason"] == "deny_weight"
+    assert statuses(directory)["round:R3"] == "fail"
+    assert (
+        "R3: rejected: the diff `disputes/rate-limit/change.diff` and the event record "
+        "`disputes/rate-limit/evidence/hooks.ndjson:2` disputes/rate-limit/votes/"
+        "R3-implementor.yaml cites already admitted R2: a round needs a new diff"
+    ) in outcome.stderr
+    ballot(directory, 3, new_move(directory, 3), implementor="APPROVE")
+    assert arbitrate().exit_code == 0
+
+
+def test_a_withdrawn_vote_cannot_admit_a_round(root: Path) -> None:
+    directory = make_dispute(root)
+    ballot(directory, 1, verifier="DENY", implementor="DENY", safety="APPROVE")
+    ballot(directory, 2, verifier="APPROVE", safety="APPROVE")
+    cast(directory, 2, "implementor", "APPROVE", evidence_ref=MOVE, action="withdrawn")
+    _rejected(directory, "R2-implementor.yaml is withdrawn: its diff moves nothing")
+
+
 # --- A-5 deadlock ---------------------------------------------------------------------------
+
+
+def new_move(directory: Path, number: int) -> list[str]:
+    """A fresh diff to validation.md for round `number` and its PostToolUse record (A-4)."""
+    diff = DIFF + f"+- round {number} adds a scenario\n"
+    write(directory / f"evidence/R{number}.diff", diff)
+    log = directory / "evidence/hooks.ndjson"
+    lines = log.read_text("utf-8").splitlines()
+    lines.append(hook_line("PostToolUse", exit_code=0, diff_sha256=sha256(diff)))
+    write(log, "\n".join(lines) + "\n")
+    return [f"evidence/R{number}.diff", f"evidence/hooks.ndjson:{len(lines)}"]
 
 
 def _undecided(directory: Path, number: int) -> None:
     # A tie the tie breaker cannot settle: DEFERRED `tie_breaker:unresolved`.
-    ballot(directory, number, MOVE, verifier="APPROVE", implementor="DENY", safety="DEFERRED")
+    cite = new_move(directory, number) if number > 1 else MOVE
+    ballot(directory, number, cite, verifier="APPROVE", implementor="DENY", safety="DEFERRED")
 
 
 def test_three_rounds_without_a_decision_stop_for_a_human(root: Path) -> None:
@@ -219,7 +258,9 @@ def test_three_undecided_rounds_alone_end_in_deadlock_not_the_tie(root: Path) ->
 def test_a_decision_between_resets_the_deadlock_count(root: Path) -> None:
     directory = make_dispute(root)
     _undecided(directory, 1)
-    ballot(directory, 2, MOVE, verifier="DENY", implementor="DENY", safety="DEFERRED")
+    ballot(
+        directory, 2, new_move(directory, 2), verifier="DENY", implementor="DENY", safety="DEFERRED"
+    )
     _undecided(directory, 3)
     _undecided(directory, 4)
     assert arbitrate().exit_code == 3

@@ -3,14 +3,16 @@
 Round N > 1 is accepted only when one of its votes cites, in `evidence_ref`, both a diff touching
 one of those files and an event record — a PostToolUse line of one of the dispute's hook logs,
 cited as `path:line` — whose `diff_sha256` equals the sha256 of the cited diff. Otherwise the
-round is rejected, with the reason, and not counted.
+round is rejected, with the reason, and not counted. The citing vote must count (a withdrawn
+vote moves nothing), and the diff and event record must not have admitted an earlier round:
+re-citing them is no new diff, so it cannot fill A-5's deadlock count.
 """
 
 from __future__ import annotations
 
 import hashlib
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -25,6 +27,9 @@ DISPUTE_FILES = ("requirements.md", "hooks.md", "validation.md")
 _GIT_HEADER = re.compile(r"^diff --git a/(?P<a>\S+) b/(?P<b>\S+)")
 _FILE_HEADER = re.compile(r"^(?:---|\+\+\+) (?P<path>\S+)")
 
+# A-4: the diff's sha256 and the event record (`log:line`, root-relative) that moved a round.
+Movement = tuple[str, str]
+
 
 @dataclass(frozen=True)
 class Admission:
@@ -34,6 +39,7 @@ class Admission:
     why: str
     diff: str | None = None  # the cited diff, relative to the root
     event: str | None = None  # the cited hook log line, relative to the root
+    key: Movement | None = None  # what admitted the round, never to admit another
 
 
 def touched_paths(data: bytes) -> list[str]:
@@ -59,12 +65,18 @@ def moves_the_dispute(paths: Sequence[str]) -> bool:
     return any(Path(path).name in DISPUTE_FILES for path in paths)
 
 
-def admit_round(dispute: Dispute, votes: Sequence[Vote]) -> Admission:
-    """A-4 for one round N > 1: accepted when one vote cites a matching diff and event record."""
+def admit_round(
+    dispute: Dispute, votes: Sequence[Vote], used: Mapping[Movement, int] | None = None
+) -> Admission:
+    """A-4 for one round N > 1: accepted when a vote that counts cites a matching diff and event
+    record that admitted no earlier round (`used`: movement -> the round it admitted)."""
     logs = _hook_logs(dispute)
     reasons: list[str] = []
     for vote in votes:
-        admission = _admit_vote(vote, logs)
+        admission = _admit_vote(vote, logs, used or {})
+        if admission.accepted and not vote.counts:
+            # A-2: a withdrawn vote does not count, so its movement admits nothing.
+            admission = Admission(False, f"{vote.label} is withdrawn: its diff moves nothing")
         if admission.accepted:
             return admission
         reasons.append(admission.why)
@@ -74,14 +86,23 @@ def admit_round(dispute: Dispute, votes: Sequence[Vote]) -> Admission:
     return Admission(False, "rejected: " + max(reasons, key=_progress))
 
 
-_STAGES = ("cites no diff", "touches none of", "cites no event record", "does not match")
+_STAGES = (
+    "cites no diff",
+    "touches none of",
+    "cites no event record",
+    "does not match",
+    "already admitted",
+    "is withdrawn",
+)
 
 
 def _progress(why: str) -> int:
     return max((index for index, stage in enumerate(_STAGES) if stage in why), default=0)
 
 
-def _admit_vote(vote: Vote, logs: dict[Path, list[HookEntry]]) -> Admission:
+def _admit_vote(
+    vote: Vote, logs: dict[Path, list[HookEntry]], used: Mapping[Movement, int]
+) -> Admission:
     diffs: list[tuple[str, bytes, list[str]]] = []
     for cited, target in zip(vote.cited, vote.targets, strict=True):
         data = target.read_bytes()
@@ -115,17 +136,29 @@ def _admit_vote(vote: Vote, logs: dict[Path, list[HookEntry]]) -> Admission:
             f"{vote.label} cites no event record (a PostToolUse line of the dispute's hook "
             "logs, as path:line)",
         )
+    reused: str | None = None
     for diff_ref, data, _ in moving:
         checksum = hashlib.sha256(data).hexdigest()
         for event_ref, entry in events:
-            if entry.diff_sha256 == checksum:
-                return Admission(
-                    True,
-                    f"accepted: {vote.label} cites the diff `{diff_ref}` and the event record "
-                    f"`{event_ref}`, whose diff_sha256 matches",
-                    diff=diff_ref,
-                    event=event_ref,
+            if entry.diff_sha256 != checksum:
+                continue
+            key = (checksum, event_ref)
+            if key in used:
+                reused = reused or (
+                    f"the diff `{diff_ref}` and the event record `{event_ref}` {vote.label} "
+                    f"cites already admitted R{used[key]}: a round needs a new diff"
                 )
+                continue
+            return Admission(
+                True,
+                f"accepted: {vote.label} cites the diff `{diff_ref}` and the event record "
+                f"`{event_ref}`, whose diff_sha256 matches",
+                diff=diff_ref,
+                event=event_ref,
+                key=key,
+            )
+    if reused is not None:
+        return Admission(False, reused)
     diff_ref, data, _ = moving[0]
     event_ref, entry = events[0]
     return Admission(

@@ -20,7 +20,7 @@ from tribunal.courts.arbiter_rules import (
     decide_round,
 )
 from tribunal.courts.dispute import Dispute
-from tribunal.courts.round_admission import admit_round
+from tribunal.courts.round_admission import Movement, admit_round
 from tribunal.courts.votes import Vote
 from tribunal.enums import (
     ArbiterReason,
@@ -101,6 +101,7 @@ def arbitrate(
     latest: RoundDecision | None = None
     undecided: list[int] = []
     stop: Stop | None = None
+    used: dict[Movement, int] = {}
     for number in numbers:
         votes = tuple(by_round.get(number, ()))
         if stop is not None:
@@ -110,11 +111,13 @@ def arbitrate(
         if number == 1:
             why = "accepted: the first round opens the dispute"
         else:
-            admission = admit_round(dispute, votes)
+            admission = admit_round(dispute, votes, used)
             why = admission.why
             if not admission.accepted:
                 reports.append(RoundReport(number, votes, RoundStatus.REJECTED, why))
                 continue
+            if admission.key is not None:
+                used[admission.key] = number  # one diff moves one round
         decision = decide_round(
             number, votes, dispute.charter, missing=evidence.missing, precedents=precedents
         )

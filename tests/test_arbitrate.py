@@ -104,6 +104,42 @@ def test_charter_unknown_field_is_bad_input(tmp_path: Path) -> None:
         load_charter(path, "c.yaml")
 
 
+def test_the_coordinator_never_votes(root: Path) -> None:
+    # a weight for the coordinator is refused, so its vote file stays bad input.
+    path = dump_yaml(root / "c.yaml", {"roles": {"coordinator": {"vote_weight": 1}}})
+    with pytest.raises(BadInput, match="the coordinator keeps the protocol") as caught:
+        load_charter(path, "c.yaml")
+    assert (caught.value.line, caught.value.field) == (3, "roles.coordinator.vote_weight")
+    directory = make_dispute(root)
+    votes(directory, verifier="APPROVE", implementor="APPROVE")
+    vote(directory, 1, "coordinator", "APPROVE")
+    outcome = invoke("arbitrate", D)
+    assert outcome.exit_code == 2 and "coordinator" in outcome.stderr, outcome.stderr
+
+
+def test_a_partial_charter_takes_the_default_for_what_it_leaves_out(tmp_path: Path) -> None:
+    # "default 1 each" — a charter names only what differs from the default charter.
+    quorum_only = load_charter(dump_yaml(tmp_path / "q.yaml", {"quorum": 3}), "q.yaml")
+    default = load_charter()
+    assert quorum_only.quorum == 3
+    assert (quorum_only.roles, quorum_only.pass_rule, quorum_only.evidence_required) == (
+        default.roles,
+        default.pass_rule,
+        default.evidence_required,
+    )
+    roles = {"verifier": {"vote_weight": 2}, "safety": {"veto": None}}
+    weighted = load_charter(dump_yaml(tmp_path / "w.yaml", {"roles": roles}), "w.yaml")
+    weights = {role: seat.vote_weight for role, seat in weighted.roles.items()}
+    assert weights == {
+        Role.VERIFIER: 2,
+        Role.IMPLEMENTOR: 1,
+        Role.SAFETY: 1,
+        Role.COORDINATOR: 0,
+    }
+    assert weighted.roles[Role.SAFETY].veto is None
+    assert weighted.quorum == default.quorum == 2
+
+
 # --- A-2 rules, in order: each decides a case alone ------------------------------------------
 
 

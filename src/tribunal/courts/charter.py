@@ -1,14 +1,17 @@
 """The arbiter's charter (A-1): who votes with what weight, who vetoes, quorum and rules.
 
 A default charter ships in the package (`default_charter.yaml`); a dispute may name its own.
-Every charter is checked against the `charter` schema on load.
+Every charter is checked against the `charter` schema on load. A charter may leave any field out
+(A-1: "default 1 each"): it then takes the default charter's value — per top-level field, per
+role and per seat field (`veto: null` drops a default veto). The coordinator never votes.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from importlib import resources
 from pathlib import Path
+from typing import Any
 
 from tribunal.documents import Document, load_yaml, parse_yaml, validate
 from tribunal.enums import DisputeEvidenceKind, PassRule, Role, TieBreaker, Veto
@@ -52,14 +55,40 @@ def load_charter(path: Path | None = None, label: str | None = None) -> Charter:
 
     Raises BadInput naming the file, line and field when it is malformed or breaks the schema.
     """
+    default = _default_document()
+    validate(default, "charter")
     if path is None:
-        text = resources.files(__package__).joinpath(DEFAULT_CHARTER).read_text(encoding="utf-8")
-        data, lines = parse_yaml(text, DEFAULT_LABEL)
-        document = Document(Path(DEFAULT_CHARTER), DEFAULT_LABEL, data, text, lines)
-    else:
-        document = load_yaml(path, label)
+        return charter_from(default)
+    document = load_yaml(path, label)
+    _coordinator_never_votes(document)
     validate(document, "charter")
-    return charter_from(document)
+    return charter_from(replace(document, data=_with_defaults(document.data, default.data)))
+
+
+def _default_document() -> Document:
+    text = resources.files(__package__).joinpath(DEFAULT_CHARTER).read_text(encoding="utf-8")
+    data, lines = parse_yaml(text, DEFAULT_LABEL)
+    return Document(Path(DEFAULT_CHARTER), DEFAULT_LABEL, data, text, lines)
+
+
+def _coordinator_never_votes(document: Document) -> None:
+    # A-1: the coordinator keeps the protocol; a weight would let its vote file count.
+    roles = document.data.get("roles") if isinstance(document.data, dict) else None
+    seat = roles.get(Role.COORDINATOR.value) if isinstance(roles, dict) else None
+    weight = seat.get("vote_weight", 0) if isinstance(seat, dict) else 0
+    if weight != 0:
+        where = ("roles", Role.COORDINATOR.value, "vote_weight")
+        raise document.bad("the coordinator keeps the protocol and never votes: must be 0", where)
+
+
+def _with_defaults(data: dict[str, Any], default: dict[str, Any]) -> dict[str, Any]:
+    """`data` with every field it leaves out taken from the default charter (A-1)."""
+    merged = {**default, **data}
+    roles: dict[str, dict[str, Any]] = {name: dict(seat) for name, seat in default["roles"].items()}
+    for name, seat in (data.get("roles") or {}).items():
+        roles[name] = {**roles.get(name, {}), **seat}
+    merged["roles"] = roles
+    return merged
 
 
 def charter_from(document: Document) -> Charter:
@@ -69,7 +98,7 @@ def charter_from(document: Document) -> Charter:
         Role(name): RoleSeat(
             role=Role(name),
             vote_weight=int(seat["vote_weight"]),
-            veto=Veto(seat["veto"]) if "veto" in seat else None,
+            veto=Veto(seat["veto"]) if seat.get("veto") is not None else None,
         )
         for name, seat in data["roles"].items()
     }

@@ -5,11 +5,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
 from tribunal.courts.arbiter_rules import ApplicablePrecedent, decide_round
-from tribunal.courts.charter import load_charter
+from tribunal.courts.charter import Charter, load_charter
 from tribunal.courts.votes import Vote
 from tribunal.documents import Document
 from tribunal.enums import CheckStatus, DisputeEvidenceKind, JudgmentVerdict, Role, VoteAction
@@ -89,3 +90,50 @@ def test_the_rules_of_a_round(
     assert statuses.count(CheckStatus.DECIDED) == 1
     assert set(statuses[:decided]) <= {CheckStatus.NOT_MET}
     assert set(statuses[decided + 1 :]) <= {CheckStatus.NOT_REACHED}
+
+
+A, D_, N = JudgmentVerdict.APPROVE, JudgmentVerdict.DENY, JudgmentVerdict.DEFERRED
+
+
+def weighted_charter(tmp_path: Path, **weights: int) -> Charter:
+    roles = "".join(f"  {role}:\n    vote_weight: {weight}\n" for role, weight in weights.items())
+    path = tmp_path / "charter.yaml"
+    path.write_text(f"roles:\n{roles}", "utf-8")
+    return load_charter(path, "charter.yaml")
+
+
+@pytest.mark.parametrize(
+    ("weights", "ballot", "expected"),
+    [
+        # the verifier's weight 2 alone reaches the pass rule (1 would tie).
+        ({"verifier": 2}, {Role.VERIFIER: A, Role.IMPLEMENTOR: N}, (A, "pass_rule")),
+        # ... and beats one denying weight with it: pass rule comes before denying weight.
+        (
+            {"verifier": 2},
+            {Role.VERIFIER: A, Role.IMPLEMENTOR: D_, Role.SAFETY: D_},
+            (A, "pass_rule"),
+        ),
+        # The implementor's weight 2 alone denies (1 would tie, and the tie would defer).
+        (
+            {"implementor": 2},
+            {Role.VERIFIER: A, Role.IMPLEMENTOR: D_, Role.SAFETY: N},
+            (D_, "deny_weight"),
+        ),
+        # A weight of 0 adds nothing (load_votes refuses such a vote file; the rules too).
+        (
+            {"safety": 0},
+            {Role.VERIFIER: A, Role.SAFETY: A, Role.IMPLEMENTOR: N},
+            (N, "tie_breaker:unresolved"),
+        ),
+    ],
+)
+def test_vote_weights_decide(
+    tmp_path: Path,
+    weights: dict[str, int],
+    ballot: dict[Role, JudgmentVerdict],
+    expected: tuple[JudgmentVerdict, str],
+) -> None:
+    charter = weighted_charter(tmp_path, **weights)
+    votes = [make_vote(role, verdict, False, False) for role, verdict in ballot.items()]
+    decision = decide_round(1, votes, charter, missing=[], precedents=[])
+    assert (decision.verdict, decision.reason) == expected

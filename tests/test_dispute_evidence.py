@@ -304,6 +304,15 @@ def test_evidence_path_escaping_the_repository_is_bad_input(root: Path) -> None:
     assert not (directory / "judgment.md").exists()
 
 
+def test_evidence_check_reads_no_vote_file(root: Path) -> None:
+    # evidence only; a vote with a broken evidence_ref is arbitrate's bad input.
+    directory = make_dispute(root)
+    vote(directory, 1, "verifier", evidence_ref="evidence/absent.ndjson:1")
+    outcome = check()
+    assert outcome.exit_code == 0, outcome.output
+    assert CliRunner().invoke(cli, ["arbitrate", D]).exit_code == 2
+
+
 @pytest.mark.parametrize(
     ("args", "message"),
     [

@@ -28,6 +28,7 @@ def check(ctx: click.Context, directory: Path | None, dispute_dir: Path | None) 
     schema: every record validates against the JSON Schema named; hooks: NDJSON hook logs with
     at least one PreToolUse and one PostToolUse record; scenarios: every Gherkin scenario has a
     passing testcase in the JUnit XML results. Prints each kind and exactly what is missing.
+    The vote files are not read.
     Exit 0 when all are present, 1 when something is missing, 2 on bad input.
     """
     if directory is not None and dispute_dir is not None and directory != dispute_dir:
@@ -39,7 +40,8 @@ def check(ctx: click.Context, directory: Path | None, dispute_dir: Path | None) 
     from tribunal.evidence.dispute_evidence import check_evidence
     from tribunal.paths import find_root
 
-    dispute = load_dispute(chosen, root=find_root())
+    # A-3: evidence only — a broken vote file is `tribunal arbitrate`'s bad input, not this one's.
+    dispute = load_dispute(chosen, root=find_root(), with_votes=False)
     report = check_evidence(dispute)
     for kind in report.kinds:
         state = "present" if kind.present else "MISSING"

@@ -80,10 +80,11 @@ class Dispute:
         return target
 
 
-def load_dispute(directory: Path, *, root: Path) -> Dispute:
+def load_dispute(directory: Path, *, root: Path, with_votes: bool = True) -> Dispute:
     """Load and check the dispute in `directory` (see the module docstring).
 
-    Raises BadInput naming file, line and field of the first problem.
+    `with_votes=False` leaves the vote files unread (`votes` empty): the evidence check of A-3
+    does not rest on them. Raises BadInput naming file, line and field of the first problem.
     """
     label = display_path(directory, root)
     if not directory.is_dir():
@@ -102,7 +103,7 @@ def load_dispute(directory: Path, *, root: Path) -> Dispute:
         charter_path = _must_resolve(document, data["charter"], ("charter",), directory, root)
         charter = load_charter(charter_path, display_path(charter_path, root))
     facts = _facts(document, directory, root)
-    votes = load_votes(directory, charter, root=root)
+    votes = load_votes(directory, charter, root=root) if with_votes else []
     return Dispute(
         directory=directory,
         label=label,

@@ -148,3 +148,26 @@ def test_the_shipped_script_runs_from_the_clone(tmp_path: Path) -> None:
     )
     assert done.returncode == 0, done.stderr
     assert lines(log)[0]["event"] == "PreToolUse"
+
+
+def test_block_is_recorded_then_blocks_the_tool_call(tmp_path: Path) -> None:
+    # the Claude Code hook convention — exit 2 with the reason on stderr blocks the call.
+    log = tmp_path / "hooks.ndjson"
+    outcome = record(
+        PRE, "--log", str(log), "--decision", "block", "--reason", "no tenant scope", "--now", "t"
+    )
+    assert outcome.exit_code == 2
+    assert outcome.stderr == "tribunal hook: no tenant scope\n"
+    assert lines(log) == [
+        {"event": "PreToolUse", "tool": "Edit", "decision": "block", "ts": "t", "session_id": "s-1"}
+    ]
+    assert record(PRE, "--log", str(log), "--now", "t").exit_code == 0  # allow lets it run
+
+
+def test_the_lock_stays_out_of_the_evidence_folder(tmp_path: Path) -> None:
+    # C-4: the append lock lives under the repository's .tribunal/, not beside the log.
+    (tmp_path / ".git").mkdir()
+    log = tmp_path / "disputes/rate-limit/evidence/hooks.ndjson"
+    assert record(PRE, "--log", str(log), "--now", "t").exit_code == 0
+    assert sorted(path.name for path in log.parent.iterdir()) == ["hooks.ndjson"]
+    assert [path.parent.name for path in (tmp_path / ".tribunal").rglob("*.lock")] == ["locks"]

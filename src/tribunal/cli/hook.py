@@ -11,6 +11,9 @@ import click
 from tribunal.enums import ExitCode
 
 FILE = click.Path(path_type=Path, dir_okay=False)
+# The agent CLI hook convention (Claude Code): exit 2 from a PreToolUse hook blocks the tool call
+# and hands stderr to the agent as the reason.
+BLOCK_TOOL_CALL = 2
 
 
 @click.group()
@@ -37,7 +40,14 @@ def hook() -> None:
     type=click.Choice(["allow", "block"]),
     default="allow",
     show_default=True,
-    help="What the PreToolUse check decided.",
+    help="What the PreToolUse check decided. `block` records the event, then exits 2 with the "
+    "reason on stderr, which blocks the tool call.",
+)
+@click.option(
+    "--reason",
+    default="blocked by the PreToolUse check",
+    show_default=True,
+    help="With --decision block: the reason printed on stderr for the agent.",
 )
 @click.option("--exit-code", "exit_code", type=int, help="The tool's exit code (PostToolUse).")
 @click.option("--now", help="Timestamp to record (default: SOURCE_DATE_EPOCH, else the clock).")
@@ -48,14 +58,17 @@ def record(
     diff_file: Path | None,
     save_diff: Path | None,
     decision: str,
+    reason: str,
     exit_code: int | None,
     now: str | None,
 ) -> None:
     """Read the agent CLI's hook JSON on stdin and append one record to --log.
 
     PreToolUse: {event, tool, decision, ts}; PostToolUse: {event, tool, exit_code, diff_sha256,
-    ts}, where diff_sha256 is the sha256 of the diff. Prints nothing on stdout, so the agent CLI
-    reads no decision from it; exit 0 when the record was appended.
+    ts}, where diff_sha256 is the sha256 of the diff. Prints nothing on stdout. Exit 0 when the
+    record was appended; for a PreToolUse event with --decision block, exit 2 after appending,
+    with the reason on stderr: the agent CLI hook convention (Claude Code) for "block this tool
+    call", so the tool does not run. Exit 2 before appending anything on bad input.
     """
     from tribunal.atomic import write_atomic
     from tribunal.enums import HookDecision, HookEvent
@@ -89,4 +102,7 @@ def record(
     if save_diff is not None and diff is not None:
         write_atomic(save_diff, diff)
     append_record(log, json.dumps(entry, ensure_ascii=False))
+    if entry.get("decision") == HookDecision.BLOCK:
+        click.echo(f"tribunal hook: {reason}", err=True)
+        ctx.exit(BLOCK_TOOL_CALL)
     ctx.exit(ExitCode.OK)

@@ -120,12 +120,26 @@ def working_tree_diff(directory: Path) -> bytes:
     return diff
 
 
+def hook_log_lock(log: Path) -> Path:
+    """The lock file of `log`: under `.tribunal/locks/` of the log's repository root (C-4).
+
+    Kept out of the log's folder, which is evidence a dispute cites and commits.
+    """
+    from tribunal.paths import find_root
+
+    where = log.resolve()
+    key = hashlib.sha256(str(where).encode("utf-8")).hexdigest()[:16]
+    return find_root(where.parent) / ".tribunal" / "locks" / f"hooks-{key}.lock"
+
+
 def append_record(log: Path, line: str) -> None:
     """Append one line to `log` under an exclusive lock, flushed to disk (C-4)."""
     from filelock import FileLock
 
     log.parent.mkdir(parents=True, exist_ok=True)
-    with FileLock(str(log) + ".lock"), log.open("a", encoding="utf-8") as handle:
+    lock = hook_log_lock(log)
+    lock.parent.mkdir(parents=True, exist_ok=True)
+    with FileLock(str(lock)), log.open("a", encoding="utf-8") as handle:
         handle.write(line + "\n")
         handle.flush()
         os.fsync(handle.fileno())

@@ -447,3 +447,22 @@ def test_each_judgment_gets_its_own_trace_and_a_trace_is_never_rewritten(root: P
     assert outcome.stderr.startswith("tribunal: error: records/a.decision_trace.json")
     assert not (root / "records/a.judgment.md").exists()
     assert json.loads((root / "records/a.decision_trace.json").read_text("utf-8")) == first
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "field"),
+    [
+        ("dispute_id:", "unknown_key: 1\ndispute_id:", "unknown_key"),
+        ("  schema:\n", "  schema:\n    colour: red\n", "evidence.schema.colour"),
+    ],
+)
+def test_an_unknown_field_names_its_own_line(root: Path, old: str, new: str, field: str) -> None:
+    # C-3: the line and field path of the unknown key itself, not of its parent mapping.
+    directory = make_dispute(root)
+    path = directory / "dispute.yaml"
+    text = path.read_text("utf-8").replace(old, new, 1)
+    path.write_text(text, "utf-8")
+    key = field.rsplit(".", 1)[-1]
+    lines = text.splitlines()
+    line = next(n for n, at in enumerate(lines, start=1) if at.strip().startswith(f"{key}:"))
+    _bad(root, directory, f"{D}/dispute.yaml:{line}: {field}: unknown field '{key}'")

@@ -66,7 +66,7 @@ def test_json_contract(tmp_path: Path) -> None:
     [
         ("criteria: [a]\n", None, None, "'intent' is required"),
         ("intent: x\ncriteria: []\n", 2, "criteria", "should be non-empty"),
-        ("intent: x\ncriteria: [a]\ncolour: red\n", None, None, "unknown field 'colour'"),
+        ("intent: x\ncriteria: [a]\ncolour: red\n", 3, "colour", "unknown field 'colour'"),
         ("intent: x\ncriteria: [a]\ntest_runner: nose\n", 3, "test_runner", "is not one of"),
         ("intent: x\ncriteria: [a]\ntimeout_s: 0\n", 3, "timeout_s", "less than or equal"),
         ("intent: x\ncriteria: [a]\ntimeout_s: true\n", 3, "timeout_s", "not of type"),

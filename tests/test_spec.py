@@ -317,7 +317,7 @@ def test_violated_invariant_keeps_the_values_it_read(tmp_path: Path) -> None:
             "spec_id: autoscale_v1",
             "spec_id: autoscale_v1\nextra_key: 1",
             "extra_key",
-            "",
+            "extra_key",
             "unknown field 'extra_key'",
         ),
     ],

@@ -242,14 +242,25 @@ def first_schema_error(data: Any, schema_name: str) -> tuple[str, FieldPath] | N
     if not errors:
         return None
     best = best_match(errors)
-    return _schema_message(best), tuple(best.absolute_path)
+    path = tuple(best.absolute_path)
+    unknown = _unknown_keys(best)
+    if unknown:
+        # C-3: point at the unknown key itself, so its line is reported, not its parent's.
+        return f"unknown field {unknown[0]!r}", (*path, unknown[0])
+    return _schema_message(best), path
+
+
+def _unknown_keys(error: Any) -> list[str]:
+    """The keys an `additionalProperties` violation names, sorted (empty for other errors)."""
+    if error.validator != "additionalProperties" or not isinstance(error.instance, dict):
+        return []
+    return sorted(str(key) for key in set(error.instance) - set(error.schema.get("properties", {})))
 
 
 def _schema_message(error: Any) -> str:
-    if error.validator == "additionalProperties":
-        extra = sorted(set(error.instance) - set(error.schema.get("properties", {})))
-        if extra:
-            return f"unknown field {extra[0]!r}"
+    unknown = _unknown_keys(error)
+    if unknown:
+        return f"unknown field {unknown[0]!r}"
     if error.validator == "required":
         return str(error.message).replace(" is a required property", " is required")
     return str(error.message)

@@ -9,7 +9,7 @@ module also matches the dotted tail of a file's path when that tail names one fi
 from __future__ import annotations
 
 import xml.etree.ElementTree as ElementTree
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -69,6 +69,20 @@ def file_of(node_id: str) -> str:
     return node_id.split("::", 1)[0]
 
 
+def testcase_outcomes(
+    root: ElementTree.Element,
+) -> Iterator[tuple[ElementTree.Element, TestOutcome]]:
+    """Each `<testcase>` under `root` with its outcome: the worst of its failure, error and
+    skipped children, else passed. The one JUnit reading of B-4 and A-3's scenarios check."""
+    for case in root.iter("testcase"):
+        outcome = TestOutcome.PASSED
+        for child in case:
+            reported = _CHILD_OUTCOME.get(child.tag)
+            if reported is not None and _WORST_FIRST.index(reported) < _WORST_FIRST.index(outcome):
+                outcome = reported
+        yield case, outcome
+
+
 def read_junit(path: Path, ids: NodeIds) -> list[ReportedTest] | None:
     """Every test in the JUnit XML report at `path`, worst outcome per node id, in report
     order; None when there is no readable report."""
@@ -77,13 +91,8 @@ def read_junit(path: Path, ids: NodeIds) -> list[ReportedTest] | None:
     except (OSError, ElementTree.ParseError):
         return None
     found: dict[str, ReportedTest] = {}
-    for case in root.iter("testcase"):
+    for case, outcome in testcase_outcomes(root):
         classname = case.get("classname", "")
-        outcome = TestOutcome.PASSED
-        for child in case:
-            reported = _CHILD_OUTCOME.get(child.tag)
-            if reported is not None and _WORST_FIRST.index(reported) < _WORST_FIRST.index(outcome):
-                outcome = reported
         node_id = ids.node_id(classname, case.get("name", ""))
         # pytest writes a module that failed to collect as a classname-less error entry.
         test = ReportedTest(node_id, outcome, not classname and outcome is TestOutcome.ERROR)

@@ -9,13 +9,13 @@ arbiter's own kinds of the same verdict.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from tribunal.enums import CaseVerdict, EvidenceKind, InvariantReason, JudgmentVerdict, ReasonKind
 from tribunal.errors import BadInput
 from tribunal.evidence.record import Evidence
-from tribunal.records.refs import parse_ref
+from tribunal.records.refs import distinct_refs, parse_ref
 
 # T-6: the order in which reasons apply (the first that applies is the reason).
 _FAIL_RANK = {
@@ -53,7 +53,7 @@ def decide(evidence: Sequence[Evidence]) -> Decision:
         verdict = JudgmentVerdict.APPROVE
     if causes:
         reason = causes[0].reason_code
-        refs = _unique(ref for cause in causes for ref in cause.evidence_ref)
+        refs = distinct_refs(ref for cause in causes for ref in cause.evidence_ref)
     else:
         reason = ReasonKind.CLEAN.value
         refs = _clean_refs(evidence)
@@ -146,15 +146,7 @@ def _clean_refs(evidence: Sequence[Evidence]) -> list[str]:
         if e.kind not in (EvidenceKind.DUEL, EvidenceKind.INVARIANT, EvidenceKind.CORRUPTION)
         for ref in e.evidence_ref
     ]
-    return _unique([*cases, *metrics, *others])
-
-
-def _unique(refs: Iterable[str]) -> list[str]:
-    seen: list[str] = []
-    for ref in refs:
-        if ref not in seen:
-            seen.append(ref)
-    return seen
+    return distinct_refs([*cases, *metrics, *others])
 
 
 def _count(number: int, noun: str) -> str:

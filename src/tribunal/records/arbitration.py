@@ -18,6 +18,7 @@ from tribunal.courts.votes import Vote
 from tribunal.records.decision_trace import decision_trace
 from tribunal.records.frontmatter import render_judgment
 from tribunal.records.judgment_check import check_refs
+from tribunal.records.refs import distinct_refs
 from tribunal.records.templates import ARBITER_JUDGMENT_TEMPLATE, render
 
 COURT = "arbiter"
@@ -42,7 +43,7 @@ def judgment_refs(dispute: Dispute, arbitration: Arbitration) -> list[str]:
     if not refs:
         refs.append(dispute.document.label)
     refs.extend(arbitration.evidence.accepted_files)
-    return _unique(refs)
+    return distinct_refs(refs)
 
 
 @dataclass(frozen=True)
@@ -142,11 +143,3 @@ def _vote_view(vote: Vote) -> dict[str, Any]:
         "evidence_ref": list(vote.cited),
         "file": vote.label,
     }
-
-
-def _unique(refs: list[str]) -> list[str]:
-    seen: list[str] = []
-    for ref in refs:
-        if ref not in seen:
-            seen.append(ref)
-    return seen

@@ -7,6 +7,7 @@ escapes, the file present, the JSON pointer or line present in it.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -30,6 +31,11 @@ class EvidenceRef:
         if self.line is not None:
             return f"{self.path}:{self.line}"
         return self.path
+
+
+def distinct_refs(refs: Iterable[str]) -> list[str]:
+    """`refs` without repeats, first occurrence first: a judgment cites each evidence_ref once."""
+    return list(dict.fromkeys(refs))
 
 
 def parse_ref(text: str) -> EvidenceRef:

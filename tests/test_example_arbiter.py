@@ -3,6 +3,7 @@ and that judgment never drifts from what `tribunal arbitrate` writes."""
 
 from __future__ import annotations
 
+import json
 import shutil
 from pathlib import Path
 
@@ -102,3 +103,20 @@ def test_tie_breaker_consults_precedents(
     result = CliRunner().invoke(cli, args)
     assert result.exit_code == exit_code, result.output
     assert f"reason: {reason}\n" in (root / "out/j.md").read_text(encoding="utf-8")
+
+
+def test_the_example_hook_log_is_what_the_shipped_hook_writes(tmp_path: Path) -> None:
+    # A-3: every line is replayed through `tribunal hook record` and must come out identical.
+    log = tmp_path / "hooks.ndjson"
+    example = REPO / EXAMPLE / "evidence/hooks.ndjson"
+    for line in example.read_text("utf-8").splitlines():
+        record = json.loads(line)
+        payload = {"hook_event_name": record["event"], "tool_name": record["tool"]}
+        args = ["hook", "record", "--log", str(log), "--now", record["ts"]]
+        if record["event"] == "PreToolUse":
+            args += ["--decision", record["decision"]]
+        else:
+            diff = REPO / EXAMPLE / "R2-validation.diff"
+            args += ["--exit-code", str(record["exit_code"]), "--diff", str(diff)]
+        CliRunner().invoke(cli, args, input=json.dumps(payload))
+    assert log.read_text("utf-8") == example.read_text("utf-8")

@@ -215,3 +215,58 @@ def test_unrelated_histories_exit_2(repo: GitRepo, tmp_path: Path) -> None:
     assert result.stderr == (
         "tribunal: error: .: --base: 'main' and 'other' share no history (no merge base)\n"
     )
+
+
+ENVELOPE_FLEET = """\
+rungs:
+  - {id: coder, family: openai, transport: openai, endpoint: "http://127.0.0.1:9/v1",
+     model: gpt-4o}
+  - {id: other, family: vendor-b, transport: openai, endpoint: "http://127.0.0.1:9/v1",
+     model: vb-large}
+tiers:
+  deep_state: [coder, other]
+  operator_safety: [coder, other]
+  generalist: [coder, other]
+  fast_structural: {primary: [coder], verifier: [other]}
+"""
+
+
+@pytest.mark.parametrize("builder", ["coder", "GPT-4o"])
+def test_cli_builder_naming_a_rung_or_model_fails_on_its_model_id(
+    repo: GitRepo, tmp_path: Path, builder: str
+) -> None:
+    # E-1/E-3: --builder naming a rung or a model puts its model id on the identity list.
+    change(repo, "MODEL = 'gpt-4o'\n")
+    (tmp_path / "fleet.yaml").write_text(ENVELOPE_FLEET, encoding="utf-8")
+    result = run(tmp_path, "--fleet", str(tmp_path / "fleet.yaml"), "--builder", builder)
+    assert result.exit_code == 2, result.output
+    assert "identity term 'gpt-4o' (builder model id)" in result.stderr
+    assert "src/greet.py:3" in result.stderr
+    assert not (tmp_path / "out").exists()
+
+
+def test_cli_builder_naming_a_family_and_fleet_terms_are_warnings(
+    repo: GitRepo, tmp_path: Path
+) -> None:
+    # A family names no model: the model ids and family names found are content (warnings).
+    change(repo, "import openai\nMODEL = 'gpt-4o'  # or vb-large\n")
+    (tmp_path / "fleet.yaml").write_text(ENVELOPE_FLEET, encoding="utf-8")
+    result = run(tmp_path, "--fleet", str(tmp_path / "fleet.yaml"), "--builder", "openai")
+    assert result.exit_code == 0, result.output
+    manifest = json.loads((tmp_path / "out" / "manifest.json").read_text(encoding="utf-8"))
+    warned = [warning.split(" (")[0] for warning in manifest["warnings"]]
+    assert warned == [
+        "content term 'openai'",
+        "content term 'gpt-4o'",
+        "content term 'vb-large'",
+    ]
+
+
+def test_cli_builder_without_fleet_or_unknown_is_bad_input(repo: GitRepo, tmp_path: Path) -> None:
+    change(repo, "")
+    (tmp_path / "fleet.yaml").write_text(ENVELOPE_FLEET, encoding="utf-8")
+    assert run(tmp_path, "--builder", "openai").exit_code == 2
+    result = run(tmp_path, "--fleet", str(tmp_path / "fleet.yaml"), "--builder", "nobody")
+    assert result.exit_code == 2
+    assert "known families: openai, vendor-b" in result.stderr
+    assert not (tmp_path / "out").exists()

@@ -42,6 +42,18 @@ from tribunal.enums import ExitCode
     type=click.Path(dir_okay=False, path_type=str),
     help="A file of extra identity terms, one per line ('#' comments); any hit fails (E-3).",
 )
+@click.option(
+    "--builder",
+    help="The model or family that built the change (with --fleet): its model id, when this "
+    "names a rung or a model, fails the build if found (E-3).",
+)
+@click.option(
+    "--fleet",
+    "fleet_path",
+    type=click.Path(dir_okay=False, path_type=str),
+    help="Fleet file: its family names and model ids found in the envelope are recorded as "
+    "manifest warnings (content, not authorship); needed by --builder.",
+)
 @click.pass_context
 def envelope(
     ctx: click.Context,
@@ -51,13 +63,16 @@ def envelope(
     contract_path: str,
     out_dir: str,
     deny_path: str | None,
+    builder: str | None,
+    fleet_path: str | None,
 ) -> None:
     """Build the envelope of BASE...HEAD: envelope.md and manifest.json.
 
     The envelope holds the whole content of every file the change touched, their test files,
     deleted files by path, and the review contract. It is scanned for commit author and
-    committer names and e-mail addresses and the deny list first: any hit exits 2 naming
-    path:line and the term, and nothing is written.
+    committer names and e-mail addresses, the deny list and, with --builder and --fleet, the
+    builder's model id first: any hit exits 2 naming path:line and the term, and nothing is
+    written. With --fleet, family names and other model ids found are manifest warnings.
     """
     from pathlib import Path
 
@@ -68,6 +83,18 @@ def envelope(
     root = find_root()
     contract = load_contract(Path(contract_path), display_path(contract_path, root))
     deny = load_deny_file(Path(deny_path), display_path(deny_path, root)) if deny_path else []
+    if builder is not None and fleet_path is None:
+        raise click.UsageError("--builder needs --fleet (the builder is resolved in the fleet)")
+    builder_terms: tuple[str, ...] = ()
+    content_terms: tuple[str, ...] = ()
+    if fleet_path is not None:
+        from tribunal.core.builder import envelope_terms, resolve_builder
+        from tribunal.core.fleet import load_fleet
+
+        fleet = load_fleet(Path(fleet_path), display_path(fleet_path, root))
+        who = resolve_builder(fleet, builder) if builder is not None else None
+        terms = envelope_terms(fleet, who)
+        builder_terms, content_terms = terms.builder, terms.content
     built = build_envelope(
         Path(repo),
         base,
@@ -75,6 +102,8 @@ def envelope(
         head=head,
         repo_label=display_path(repo, root),
         deny=deny,
+        builder_terms=builder_terms,
+        content_terms=content_terms,
     )
     built.write(Path(out_dir))
     click.echo(

@@ -92,3 +92,33 @@ def _unique(families: Iterable[str]) -> tuple[str, ...]:
     for family in families:
         seen.setdefault(family.casefold(), family)
     return tuple(sorted(seen.values(), key=str.casefold))
+
+
+@dataclass(frozen=True)
+class EnvelopeTerms:
+    """E-3 terms the fleet and the builder add to the envelope's identity scan."""
+
+    builder: tuple[str, ...]  # the builder's model ids: a hit fails the build
+    content: tuple[str, ...]  # family names and other fleet model ids: manifest warnings
+
+
+def envelope_terms(fleet: Fleet, builder: Builder | None) -> EnvelopeTerms:
+    """E-3: the builder's model ids (only when `--builder` named a rung or a model: a family
+    names no model) fail the build; every family name and every other fleet model id is
+    content (`import openai` is code, not authorship) and becomes a manifest warning.
+    `builder` None: no builder declared, every model id is content."""
+    wanted = builder.name.strip().casefold() if builder is not None else ""
+    own: list[str] = []
+    if builder is None:
+        pass
+    elif builder.matched is BuilderMatch.RUNG:
+        own = [r.model or "" for r in fleet.rungs.values() if r.id.casefold() == wanted]
+    elif builder.matched is BuilderMatch.MODEL:
+        own = [r.model or "" for r in fleet.rungs.values() if (r.model or "").casefold() == wanted]
+    own_keys = {model.casefold() for model in own if model}
+    models = [rung.model for rung in fleet.rungs.values() if rung.model is not None]
+    content = [*fleet.families, *(m for m in models if m.casefold() not in own_keys)]
+    return EnvelopeTerms(
+        builder=tuple(dict.fromkeys(m for m in own if m)),
+        content=tuple(dict.fromkeys(content)),
+    )

@@ -37,6 +37,7 @@ COMMANDS: dict[str, str] = {
     "precedent": "tribunal.cli.precedent:precedent",
     "records": "tribunal.cli.records:records",
     "adjudicate": "tribunal.cli.adjudicate:adjudicate",
+    "convene": "tribunal.cli.convene:convene",
 }
 
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from tribunal.core.routing import WEAKENED_GATE
 from tribunal.core.seat_record import SAME_FAMILY, SeatRecord
@@ -28,11 +28,15 @@ from tribunal.enums import (
     Outcome,
     ProofName,
     ProofsState,
+    ProofStatus,
     ReasonKind,
     SeatVerdict,
     Severity,
 )
 from tribunal.errors import BadInput
+
+if TYPE_CHECKING:
+    from tribunal.evidence.proof_record import ProofReport
 
 DEFAULT_MAX_ROUNDS = 5  # B-1 `--max-rounds`
 FIX_SEVERITIES = (Severity.BLOCKER, Severity.MAJOR, Severity.MINOR)  # every one becomes a test
@@ -45,10 +49,18 @@ class Proof:
     name: ProofName
     ok: bool | None
     detail: str = ""
+    status: ProofStatus | None = None  # what the harness recorded (B-4), when it ran
+    changed_paths: tuple[str, ...] | None = None  # fake_green: the files put back to red
 
     def to_dict(self) -> dict[str, Any]:
-        """The `{name, ok, detail}` form of `summary.proofs`."""
-        return {"name": self.name.value, "ok": self.ok, "detail": self.detail}
+        """The `{name, ok, detail}` form of `summary.proofs` (with `status` and fake_green's
+        `changed_paths` when the harness recorded them)."""
+        data: dict[str, Any] = {"name": self.name.value, "ok": self.ok, "detail": self.detail}
+        if self.status is not None:
+            data["status"] = self.status.value
+        if self.changed_paths is not None:
+            data["changed_paths"] = list(self.changed_paths)
+        return data
 
 
 @dataclass(frozen=True)
@@ -89,6 +101,23 @@ class Proofs:
                 raise BadInput("ok is true, false or null", field=f"proofs[{index}].ok")
             proofs.append(Proof(name, ok, str(entry.get("detail") or "")))
         return cls(entries=tuple(proofs), invalid=invalid)
+
+    @classmethod
+    def from_report(cls, report: ProofReport) -> Proofs:
+        """The harness's five proofs (B-4): held -> ok true, failed -> false (a `harness`
+        blocker), not run or not run cleanly -> null; an unclean run makes the whole INVALID."""
+        oks = {ProofStatus.HELD: True, ProofStatus.FAILED: False}
+        entries = tuple(
+            Proof(
+                record.name,
+                oks.get(record.status),
+                record.detail,
+                record.status,
+                record.changed_paths,
+            )
+            for record in report.records
+        )
+        return cls(entries=entries, invalid=report.invalid)
 
     @property
     def state(self) -> ProofsState:

@@ -15,9 +15,9 @@ from typing import Any
 
 from tribunal.core.routing import WEAKENED_GATE
 from tribunal.core.seat_record import SAME_FAMILY, SeatRecord
-from tribunal.courts.blind import BlindDecision, Proofs
+from tribunal.courts.blind import BlindDecision, Proof, Proofs
 from tribunal.courts.findings import CourtFinding
-from tribunal.enums import ReasonCode, SeatVerdict, Severity
+from tribunal.enums import ProofStatus, ReasonCode, SeatVerdict, Severity
 from tribunal.records.frontmatter import render_judgment
 from tribunal.records.rundir import JUDGMENT_NAME, SUMMARY_NAME, RunDir, verdict_name
 from tribunal.records.templates import render
@@ -141,7 +141,7 @@ def judgment_text(report: BlindReport, *, templates: Path | None = None) -> str:
         "proofs_skipped": report.proofs.skipped,
         "proofs_invalid": report.proofs.invalid,
         "proofs": [
-            {"name": proof.name.value, "status": _proof_status(proof.ok), "detail": proof.detail}
+            {"name": proof.name.value, "status": _proof_status(proof), "detail": proof.detail}
             for proof in report.proofs.entries
         ],
         "fix_list": [_finding_view(item) for item in decision.fix_list],
@@ -259,7 +259,7 @@ def console_report(report: BlindReport) -> str:
     if report.proofs.skipped:
         extra.append("proofs: not run (--no-proofs)")
     else:
-        shown = [f"{proof.name.value} {_proof_status(proof.ok)}" for proof in report.proofs.entries]
+        shown = [f"{proof.name.value} {_proof_status(proof)}" for proof in report.proofs.entries]
         extra.append(f"proofs: {', '.join(shown) if shown else 'none ran'}")
     extra.append(
         f"round {decision.round}: {decision.outcome.value} (exit {int(decision.exit_code)}) — "
@@ -306,8 +306,10 @@ def _counts(seat: SeatRecord) -> str:
     return ", ".join(shown) or "-"
 
 
-def _proof_status(ok: bool | None) -> str:
-    return {True: "held", False: "FAILED", None: "not run"}[ok]
+def _proof_status(proof: Proof) -> str:
+    if proof.status is ProofStatus.INVALID:
+        return "INVALID"  # B-1: a run that could not run cleanly, not a proof not run
+    return {True: "held", False: "FAILED", None: "not run"}[proof.ok]
 
 
 def _finding_view(item: CourtFinding) -> dict[str, Any]:

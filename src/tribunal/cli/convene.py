@@ -1,0 +1,149 @@
+"""`tribunal convene`: the blind court — eight cross-family jurors, the harness's proofs, and an
+outcome that lands only on a unanimous, proven pass (B-1..B-7)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+
+@click.command("convene")
+@click.option(
+    "--repo",
+    required=True,
+    type=click.Path(file_okay=False, path_type=Path),
+    help="The git repository holding the change.",
+)
+@click.option("--base", required=True, help="The revision the change is measured from.")
+@click.option(
+    "--head",
+    default="HEAD",
+    show_default=True,
+    help="The commit judged (read from git objects, never the working tree).",
+)
+@click.option(
+    "--contract",
+    required=True,
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="The review contract (intent, criteria, red, test_command; E-2).",
+)
+@click.option(
+    "--fleet",
+    required=True,
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Fleet file (YAML): rungs, tiers, lenses.",
+)
+@click.option(
+    "--builder",
+    required=True,
+    help="The model or family that built the change: its family never sits (L-2).",
+)
+@click.option(
+    "--out",
+    required=True,
+    type=click.Path(file_okay=False, path_type=Path),
+    help="Run dir: claimed with .tribunal-stamp; verdicts, judgment.md, summary.json (last).",
+)
+@click.option(
+    "--round",
+    "round_number",
+    type=click.IntRange(min=1),
+    help="The round number (default: the ledger's last round of this dispute + 1).",
+)
+@click.option(
+    "--ledger",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Ledger of rounds (default: <repo>/.tribunal/ledger.json; CI caches it).",
+)
+@click.option(
+    "--max-rounds",
+    type=click.IntRange(min=1),
+    default=5,
+    show_default=True,
+    help="A round that would not land at this number or beyond ESCALATEs.",
+)
+@click.option(
+    "--no-proofs",
+    is_flag=True,
+    help="Do not run the harness proofs (B-4); every report names it.",
+)
+@click.option(
+    "--solo",
+    is_flag=True,
+    help="Let builder-family rungs sit last when no other family can (degraded, L-10).",
+)
+@click.option(
+    "--require-cross-family",
+    is_flag=True,
+    help="A degraded (--solo) run HOLDs instead of landing.",
+)
+@click.option(
+    "--templates",
+    type=click.Path(file_okay=False, path_type=Path),
+    help="Directory with blind_judgment.md.j2 overriding the default template.",
+)
+@click.option("--json", "as_json", is_flag=True, help="Print summary.json instead of the table.")
+@click.pass_context
+def convene(
+    ctx: click.Context,
+    repo: Path,
+    base: str,
+    head: str,
+    contract: Path,
+    fleet: Path,
+    builder: str,
+    out: Path,
+    round_number: int | None,
+    ledger: Path | None,
+    max_rounds: int,
+    no_proofs: bool,
+    solo: bool,
+    require_cross_family: bool,
+    templates: Path | None,
+    as_json: bool,
+) -> None:
+    """Convene the blind court over BASE...HEAD and decide: LAND, ITERATE, HOLD, ESCALATE or
+    INVALID.
+
+    Builds the envelope from git objects, runs the proofs, routes the eight lenses away from
+    the builder's family, sits every seat at once, and writes into OUT: .tribunal-stamp,
+    envelope.md, manifest.json, routing.json, verdict_<lens>.json as each seat finishes,
+    judgment.md, and summary.json last. Exit 0 LAND, 1 ITERATE, 3 HOLD/ESCALATE/INVALID,
+    2 bad input (nothing written).
+    """
+    import os
+
+    from tribunal.atomic import dump_json
+    from tribunal.courts.convene import ConveneRequest
+    from tribunal.courts.convene import convene as convene_court
+    from tribunal.paths import find_root
+    from tribunal.records.blind_report import console_report, summary_document
+
+    request = ConveneRequest(
+        repo=repo,
+        base=base,
+        contract=contract,
+        fleet=fleet,
+        builder=builder,
+        out=out,
+        root=find_root(),
+        environ=dict(os.environ),
+        head=head,
+        round=round_number,
+        ledger=ledger,
+        max_rounds=max_rounds,
+        no_proofs=no_proofs,
+        solo=solo,
+        require_cross_family=require_cross_family,
+        templates=templates,
+    )
+    convening = convene_court(request)
+    for warning in convening.envelope.warnings:
+        click.echo(f"tribunal: warning: {warning}", err=True)
+    report = convening.report
+    if as_json:
+        click.echo(dump_json(summary_document(report)), nl=False)
+    else:
+        click.echo(console_report(report), nl=False)
+    ctx.exit(report.decision.exit_code)

@@ -1,0 +1,253 @@
+"""One convening of the blind court (B-1): the glue between the envelope, the proofs, the
+routing, the seats, the outcome, the ledger and the run dir.
+
+Order, and why:
+1. Everything that can be bad input is checked BEFORE the out dir is claimed (C-3: nothing is
+   written): the contract, the fleet, the builder, the revisions and `red`, the ledger file,
+   the templates, and the envelope itself — built from git objects (B-6) and identity-scanned
+   (E-3: a hit is exit 2).
+2. The out dir is claimed (B-5: stamp before sweep); the envelope, manifest and routing are
+   written.
+3. The proofs run (B-4) on the same resolved commits the envelope holds, unless `--no-proofs`.
+4. Every lens is routed (L-2: the builder's family refused on every ladder) and every seat is
+   dispatched at once (L-9), the ledger's refuted findings in every prompt (E-5); each
+   `verdict_<lens>.json` is written as its seat finishes (B-5: never lost to a later crash).
+5. The outcome is decided (B-1), the round recorded in the ledger (B-3), `judgment.md` and
+   then `summary.json` written last.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+from tribunal.core.builder import Builder, envelope_terms, resolve_builder
+from tribunal.core.contract import Contract, load_contract
+from tribunal.core.dispatch import SeatJob, dispatch_seats
+from tribunal.core.envelope import Envelope, build_envelope
+from tribunal.core.fleet import Fleet, load_fleet
+from tribunal.core.routing import Routing, route
+from tribunal.core.seat import SeatContext, seat_prompt
+from tribunal.core.seat_record import SeatRecord
+from tribunal.core.transports import Checkout, SeatRequest
+from tribunal.courts.blind import DEFAULT_MAX_ROUNDS, BlindDecision, Flags, Proofs, decide
+from tribunal.courts.convergence import LedgerView
+from tribunal.enums import Transport
+from tribunal.errors import BadInput
+from tribunal.paths import display_path
+from tribunal.records.blind_report import BLIND_JUDGMENT_TEMPLATE, BlindReport, write_reports
+from tribunal.records.ledger import DisputeKey, default_ledger_path, load_ledger, record_round, view
+from tribunal.records.rundir import RunDir, claim
+
+SeatCallback = Callable[[SeatRecord], None]
+
+
+@dataclass(frozen=True)
+class ConveneRequest:
+    """The flags of `tribunal convene` (B-1), as paths and values.
+
+    `root` is the repository root of C-8 (labels in messages and outputs); `environ` is where
+    rung keys come from (L-8); `run_id` fixes the run id (tests only).
+    """
+
+    repo: Path
+    base: str
+    contract: Path
+    fleet: Path
+    builder: str
+    out: Path
+    root: Path
+    environ: Mapping[str, str]
+    head: str = "HEAD"
+    round: int | None = None
+    ledger: Path | None = None
+    max_rounds: int = DEFAULT_MAX_ROUNDS
+    no_proofs: bool = False
+    solo: bool = False
+    require_cross_family: bool = False
+    templates: Path | None = None
+    run_id: str | None = None
+
+
+@dataclass(frozen=True)
+class Convening:
+    """What one convening wrote and decided."""
+
+    run: RunDir
+    report: BlindReport
+    routing: Routing
+    envelope: Envelope
+    ledger: Path
+
+    @property
+    def decision(self) -> BlindDecision:
+        """The B-1 outcome and what it rests on."""
+        return self.report.decision
+
+
+@dataclass(frozen=True)
+class _Prepared:
+    """Everything checked before the out dir is claimed."""
+
+    contract: Contract
+    fleet: Fleet
+    builder: Builder
+    envelope: Envelope
+    red: str | None
+    ledger_path: Path
+    ledger_view: LedgerView
+    key: DisputeKey
+
+
+def convene(request: ConveneRequest, *, on_seat: SeatCallback | None = None) -> Convening:
+    """Convene the blind court over `request` and write its run dir (B-1, B-5).
+
+    `on_seat` is called with each SeatRecord once its verdict file is written. Returns the
+    Convening. Raises BadInput (nothing written) for any bad input; NotFinished when a git step
+    of the proofs fails (the run dir then holds no summary: recognisably incomplete).
+    """
+    prepared = _prepare(request)
+    envelope = prepared.envelope
+    routing, jobs = _route(request, prepared)
+    run = claim(request.out, run_id=request.run_id, label=_label(request.out, request.root))
+    run.write_envelope(envelope)
+    run.write_routing(routing.to_dict())
+    proofs = _prove(request, prepared)
+
+    def written(record: SeatRecord) -> None:
+        run.write_verdict(record)  # B-5: as each seat finishes
+        if on_seat is not None:
+            on_seat(record)
+
+    seats = _sit(request, prepared, jobs, written)
+    flags = Flags(
+        require_cross_family=request.require_cross_family,
+        degraded=routing.degraded,
+        max_rounds=request.max_rounds,
+    )
+    lenses = [lens.id for lens in prepared.fleet.lenses]
+    decision = decide(seats, proofs, flags=flags, ledger=prepared.ledger_view, lenses=lenses)
+    report = BlindReport(
+        run_id=run.run_id,
+        decision=decision,
+        seats=tuple(seats),
+        proofs=proofs,
+        builder_family=prepared.builder.family,
+        receipt=envelope.receipt,
+        costs={},
+        recorded=frozenset(
+            rung.id for rung in prepared.fleet.rungs.values() if rung.transport is Transport.REPLAY
+        ),
+    )
+    record_round(prepared.ledger_path, prepared.key, decision, run_id=run.run_id)
+    write_reports(run, report, templates=request.templates)
+    return Convening(run, report, routing, envelope, prepared.ledger_path)
+
+
+def _prepare(request: ConveneRequest) -> _Prepared:
+    """C-3: every check that can fail as bad input, before anything is written."""
+    root = request.root
+    contract = load_contract(request.contract, _label(request.contract, root))
+    fleet = load_fleet(request.fleet, _label(request.fleet, root))
+    builder = resolve_builder(fleet, request.builder)
+    if request.max_rounds < 1:
+        raise BadInput("a round limit is 1 or more", field="--max-rounds")
+    if request.templates is not None:
+        template = request.templates / BLIND_JUDGMENT_TEMPLATE
+        if not template.is_file():
+            raise BadInput("template not found", source=_label(template, root), field="--templates")
+    terms = envelope_terms(fleet, builder)
+    # B-6: what is judged comes from git objects; E-3: an identity hit is bad input.
+    envelope = build_envelope(
+        request.repo,
+        request.base,
+        contract,
+        head=request.head,
+        repo_label=_label(request.repo, root),
+        builder_terms=terms.builder,
+        content_terms=terms.content,
+    )
+    red = _resolve_red(request.repo, contract, _label(request.repo, root))
+    ledger_path = request.ledger or default_ledger_path(request.repo)
+    ledger = load_ledger(ledger_path, _label(ledger_path, root))
+    # B-3: a dispute is the contract's repository path and the RESOLVED base commit.
+    key = DisputeKey(_label(request.contract, Path(request.repo).resolve()), envelope.base)
+    ledger_view = view(ledger, key, request.round)
+    return _Prepared(contract, fleet, builder, envelope, red, ledger_path, ledger_view, key)
+
+
+def _resolve_red(repo: Path, contract: Contract, label: str) -> str | None:
+    """The contract's `red` as a commit id; BadInput (field `red`, its line) when it names
+    none. None when the contract has no `red`."""
+    if contract.red is None:
+        return None
+    from tribunal.evidence.proof_repo import ProofRepo
+
+    with ProofRepo.open(repo, label) as git_repo:
+        red = git_repo.resolve(contract.red)
+    if red is None:
+        raise BadInput(
+            f"{contract.red!r} does not name a commit in {label}",
+            source=contract.label,
+            line=contract.line_of(("red",)),
+            field="red",
+        )
+    return red
+
+
+def _route(request: ConveneRequest, prepared: _Prepared) -> tuple[Routing, list[SeatJob]]:
+    """L-2, L-3: every lens routed for the builder before any dispatch, capacity checked
+    against the largest prompt a seat is given; E-5: each prompt carries the refuted findings
+    of earlier rounds. Returns the routing and one SeatJob per lens."""
+    fleet, builder = prepared.fleet, prepared.builder
+    adjudications = prepared.ledger_view.adjudications
+    # A prompt depends only on the lens and its tier, never on the rungs: render each once.
+    unsized = route(fleet, builder, env=request.environ, solo=request.solo)
+    prompts = {
+        lens.lens.id: seat_prompt(lens, prepared.envelope.text, adjudications=adjudications)
+        for lens in unsized.lenses
+    }
+    tokens = max(
+        (SeatRequest(prompt=text, seat=lens).tokens_estimate for lens, text in prompts.items()),
+        default=0,
+    )
+    routing = route(fleet, builder, env=request.environ, tokens=tokens, solo=request.solo)
+    return routing, [SeatJob(lens, prompts[lens.lens.id]) for lens in routing.lenses]
+
+
+def _prove(request: ConveneRequest, prepared: _Prepared) -> Proofs:
+    """B-4 on the envelope's own commits; `--no-proofs` is named in every report."""
+    if request.no_proofs:
+        return Proofs.no_proofs()
+    from tribunal.evidence.proofs import run_proofs
+
+    envelope = prepared.envelope
+    contract = prepared.contract
+    report = run_proofs(
+        request.repo,
+        envelope.base,
+        envelope.head,
+        contract,
+        label=_label(request.repo, request.root),
+    )
+    return Proofs.from_report(report)
+
+
+def _sit(
+    request: ConveneRequest, prepared: _Prepared, jobs: list[SeatJob], on_seat: SeatCallback
+) -> list[SeatRecord]:
+    """L-9: every seat at once, each rung bounded by its max_concurrency."""
+    envelope = prepared.envelope
+    context = SeatContext.for_fleet(
+        prepared.fleet,
+        environ=request.environ,
+        envelope_files=envelope.file_texts(),
+        # L-7, B-6: harness rungs sit on their own worktree of the judged commit.
+        checkout=Checkout(Path(request.repo), envelope.head),
+    )
+    return dispatch_seats(jobs, context, rungs=prepared.fleet.rungs.values(), on_seat=on_seat)
+
+
+def _label(path: Path, root: Path) -> str:
+    return display_path(path, root)

@@ -1,0 +1,189 @@
+"""The run dir of `tribunal convene` on real repositories (B-5, S-3, C-3, C-6): a convening
+killed with -9 leaves valid verdicts and no summary and can be convened again; a foreign
+unstamped dir holding tribunal-shaped files is refused untouched; foreign files are left alone;
+bad input writes nothing; on a replay fleet two convenings differ only in run_id."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from tests.blind_seats import EIGHT
+from tests.conftest import REPO
+from tests.courts.convening import contract_file, convene, jury, passing
+from tests.hermetic import make_hermetic
+from tests.jurors import slow
+from tests.proof_projects import CALC_RIGHT, Change, alive, change
+
+EXAMPLE = REPO / "examples" / "blind"
+
+
+@pytest.fixture(scope="module")
+def subject(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Change]:
+    with pytest.MonkeyPatch.context() as monkeypatch:
+        make_hermetic(monkeypatch, tmp_path_factory.mktemp("home"))
+        yield change(tmp_path_factory.mktemp("runs") / "repo", {"calc.py": CALC_RIGHT})
+
+
+@pytest.fixture
+def contract(subject: Change, tmp_path: Path) -> Path:
+    return contract_file(tmp_path / "contract.yaml", subject.red, command=None)
+
+
+def snapshot(path: Path) -> dict[str, tuple[bytes, int]]:
+    return {
+        str(item.relative_to(path)): (item.read_bytes(), item.stat().st_mtime_ns)
+        for item in sorted(path.rglob("*"))
+        if item.is_file()
+    }
+
+
+def test_kill_9_mid_convening_keeps_written_verdicts_and_a_second_convening_works(
+    subject: Change, contract: Path, tmp_path: Path
+) -> None:
+    out = tmp_path / "out"
+    ledger = str(tmp_path / "ledger.json")
+    with jury(tmp_path) as court:
+        court.all_pass(skip=["telemetry", "state_continuity"])
+        # S-3: two seats stall; the others finish and are written.
+        court.answer("telemetry", slow(60, passing("telemetry")))
+        court.answer("state_continuity", slow(60, passing("state_continuity")))
+        args = [
+            sys.executable, "-m", "tribunal", "convene", "--repo", str(subject.path),
+            "--base", subject.base, "--contract", str(contract), "--fleet", str(court.fleet),
+            "--builder", "vendor-a", "--out", str(out), "--ledger", ledger, "--no-proofs",
+        ]  # fmt: skip
+        process = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        try:
+            deadline = time.monotonic() + 60
+            while len(list(out.glob("verdict_*.json"))) < len(EIGHT) - 2:
+                assert process.poll() is None, "the convening ended before it was killed"
+                assert time.monotonic() < deadline, "no verdicts were written"
+                time.sleep(0.02)
+        finally:
+            os.kill(process.pid, signal.SIGKILL)
+            process.wait()
+        assert not alive(process.pid)
+        stamp = json.loads((out / ".tribunal-stamp").read_text(encoding="utf-8"))
+        written = sorted(out.glob("verdict_*.json"))
+        assert len(written) == len(EIGHT) - 2
+        for path in written:
+            verdict = json.loads(path.read_text(encoding="utf-8"))  # whole, valid JSON
+            assert verdict["run_id"] == stamp["run_id"] and verdict["verdict"] == "pass"
+        assert not (out / "summary.json").exists()  # recognisably incomplete
+        assert not (out / "verdict_telemetry.json").exists()
+
+        with jury(tmp_path, name="again.yaml") as again:
+            again.all_pass()
+            ran = convene(
+                subject.path, subject.base, contract, again.fleet, out,
+                "--ledger", ledger, "--no-proofs",
+            )  # fmt: skip
+    assert (ran.exit_code, ran.outcome) == (0, "LAND")
+    assert ran.summary["run_id"] != stamp["run_id"]
+    assert len(list(out.glob("verdict_*.json"))) == len(EIGHT)
+
+
+def test_a_foreign_unstamped_dir_with_tribunal_shaped_files_is_refused_untouched(
+    subject: Change, contract: Path, tmp_path: Path
+) -> None:
+    out = tmp_path / "theirs"
+    out.mkdir()
+    (out / "summary.json").write_text('{"mine": true}\n', encoding="utf-8")
+    (out / "verdict_defect.json").write_text("{}\n", encoding="utf-8")
+    (out / "notes.txt").write_text("keep me\n", encoding="utf-8")
+    before = snapshot(out)
+    with jury(tmp_path) as court:
+        court.all_pass()
+        ran = convene(subject.path, subject.base, contract, court.fleet, out, "--no-proofs")
+        assert not [r for s in court.servers.values() for r in s.chat_requests()]
+    assert ran.exit_code == 2
+    assert "summary.json, verdict_defect.json" in ran.stderr
+    assert "nothing was deleted" in ran.stderr
+    assert snapshot(out) == before
+    assert not (out / ".tribunal-stamp").exists()
+
+
+def test_a_dir_of_only_foreign_files_is_used_and_its_files_left_alone(
+    subject: Change, contract: Path, tmp_path: Path
+) -> None:
+    out = tmp_path / "shared"
+    out.mkdir()
+    (out / "notes.txt").write_text("keep me\n", encoding="utf-8")
+    before = snapshot(out)
+    with jury(tmp_path) as court:
+        court.all_pass()
+        ran = convene(subject.path, subject.base, contract, court.fleet, out, "--no-proofs")
+    assert (ran.exit_code, ran.outcome) == (0, "LAND")
+    assert snapshot(out)["notes.txt"] == before["notes.txt"]
+
+
+@pytest.mark.parametrize(
+    ("builder", "contract_extra", "message"),
+    [
+        ("nobody", "", "--builder: 'nobody' names no rung id"),
+        ("vendor-a", "deny: [neg]\n", "identity term 'neg' (deny list)"),
+        ("vendor-a", "red: no-such-commit\n", "red: 'no-such-commit' does not name a commit"),
+        ("vendor-a", "intent: [not, text]\n", "intent"),
+    ],
+)
+def test_bad_input_writes_nothing_and_dispatches_nothing(
+    subject: Change, tmp_path: Path, builder: str, contract_extra: str, message: str
+) -> None:
+    path = tmp_path / "contract.yaml"
+    text = "criteria: [neg(2) == -2]\n" + contract_extra
+    if "intent:" not in contract_extra:
+        text = "intent: neg returns the negation\n" + text
+    path.write_text(text, encoding="utf-8")
+    ledger = tmp_path / "ledger.json"
+    with jury(tmp_path) as court:
+        court.all_pass()
+        ran = convene(
+            subject.path, subject.base, path, court.fleet, tmp_path / "out",
+            "--ledger", str(ledger), builder=builder,
+        )  # fmt: skip
+        assert not [r for s in court.servers.values() for r in s.chat_requests()]
+    assert ran.exit_code == 2, ran.stdout + ran.stderr
+    assert ran.stderr.startswith("tribunal: error: ") and message in ran.stderr
+    assert len(ran.stderr.splitlines()) == 1
+    assert not (tmp_path / "out").exists() and not ledger.exists()
+
+
+def test_on_a_replay_fleet_two_convenings_differ_only_in_run_id(tmp_path: Path) -> None:
+    # C-6, with the shipped demonstration (examples/blind) and its recorded answers.
+    demo = tmp_path / "demo"
+    subprocess.run([sys.executable, str(EXAMPLE / "make_demo_repo.py"), str(demo)], check=True)
+    fleet = EXAMPLE / "fleet.replay.yaml"
+    runs = []
+    for name in ("first", "second"):
+        ran = convene(
+            demo / "repo", "base", demo / "contract.yaml", fleet, tmp_path / name,
+            "--ledger", str(tmp_path / f"{name}.json"), "--no-proofs",
+        )  # fmt: skip
+        assert (ran.exit_code, ran.outcome) == (0, "LAND"), ran.stdout + ran.stderr
+        assert "recorded answers (replay, not live models)" in ran.stdout
+        runs.append(ran)
+    first, second = (ran.summary["run_id"] for ran in runs)
+    assert first != second
+    files = sorted(path.name for path in runs[0].out.iterdir())
+    assert files == sorted(path.name for path in runs[1].out.iterdir())
+    for name in files:
+        text = (runs[0].out / name).read_text(encoding="utf-8").replace(first, "RUN")
+        assert text == (runs[1].out / name).read_text(encoding="utf-8").replace(second, "RUN")
+    assert runs[0].stdout.replace(first, "RUN") == runs[1].stdout.replace(second, "RUN")
+    # Convening again into a stamped dir: the earlier judgment and summary go to history.
+    again = convene(
+        demo / "repo", "base", demo / "contract.yaml", fleet, runs[0].out,
+        "--ledger", str(tmp_path / "first.json"), "--no-proofs",
+    )  # fmt: skip
+    assert again.summary["round"] == 2
+    assert (runs[0].out / "history" / first / "summary.json").is_file()
+    assert (runs[0].out / "history" / first / "judgment.md").is_file()

@@ -73,6 +73,11 @@ def test_unanimous_cited_pass_lands(
     assert {seat["family"] for seat in summary["seats"]} <= {"vendor-b", "vendor-c"}
     assert "routing proof (builder family: vendor-a):" in ran.stdout
     assert "refused as the builder's family: juror-a" in ran.stdout
+    # A fused seat meets the builder's rung on both ladders: the proof names it once.
+    assert (
+        "boundary_condition: juror-b [vendor-b]: another family than the builder's; "
+        "verifier juror-c [vendor-c]; refused as the builder's family: juror-a\n" in ran.stdout
+    )
     assert "proofs: not run (--no-proofs)" in ran.stdout
     assert not court.servers["vendor-a"].chat_requests()  # refused before any dispatch
     # B-1: every file of the run, 0600, each carrying the run_id.

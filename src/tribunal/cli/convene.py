@@ -41,6 +41,7 @@ import click
 )
 @click.option(
     "--out",
+    "out_dir",
     required=True,
     type=click.Path(file_okay=False, path_type=Path),
     help="Run dir: claimed with .tribunal-stamp; verdicts, judgment.md, summary.json (last).",
@@ -93,7 +94,7 @@ def convene(
     contract: Path,
     fleet: Path,
     builder: str,
-    out: Path,
+    out_dir: Path,
     round_number: int | None,
     ledger: Path | None,
     max_rounds: int,
@@ -126,7 +127,7 @@ def convene(
         contract=contract,
         fleet=fleet,
         builder=builder,
-        out=out,
+        out=out_dir,
         root=find_root(),
         environ=dict(os.environ),
         head=head,

@@ -223,11 +223,14 @@ def routing_proof_lines(seats: Sequence[SeatRecord], builder_family: str) -> lis
             where += f"; verifier {seat.verifier.rung} [{seat.verifier.family}]"
             if seat.verified == SAME_FAMILY:
                 where += " (same family as the primary, --solo)"
-        refused = [
-            rejected.rung
-            for rejected in seat.rejected_rungs
-            if rejected.reason is ReasonCode.BUILDER_FAMILY
-        ]
+        # A rung on both ladders of a fused seat is refused on each: named once.
+        refused = list(
+            dict.fromkeys(
+                rejected.rung
+                for rejected in seat.rejected_rungs
+                if rejected.reason is ReasonCode.BUILDER_FAMILY
+            )
+        )
         if refused:
             where += f"; refused as the builder's family: {', '.join(refused)}"
         lines.append(f"  {seat.lens}: {where}")

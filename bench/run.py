@@ -158,7 +158,8 @@ def x2_envelope(quick: bool, work: Path) -> list[Row]:
 
 
 def x1_seats(quick: bool, work: Path) -> list[Row]:
-    """X-1: eight seats against a server answering after 1 s, within 1.3x one seat's time."""
+    """X-1: a convening of eight seats against a server answering after 1 s, within 1.3x of a
+    convening of one seat."""
     from seats_x1 import TARGET_RATIO, measure
 
     figures = measure(quick, work)
@@ -166,8 +167,9 @@ def x1_seats(quick: bool, work: Path) -> list[Row]:
     return [
         Row(
             "X-1",
-            f"{figures['seats']:.0f} seats in parallel vs one seat (server answers after "
-            f"{figures['delay_s']:g} s; {figures['eight_s']:.2f} vs {figures['one_s']:.2f} s)",
+            f"`tribunal convene` of {figures['seats']:.0f} seats vs of one seat (server answers "
+            f"after {figures['delay_s']:g} s; {figures['eight_s']:.2f} vs "
+            f"{figures['one_s']:.2f} s, median)",
             f"{ratio:.2f}x",
             f"<= {TARGET_RATIO}x",
             ratio <= TARGET_RATIO,

@@ -1,5 +1,7 @@
-"""X-1: eight seats against a local server that answers each request after 1 s; the wall time of
-all eight, dispatched in parallel (L-9), against one seat's (target <= 1.3x; a serial loop: 8x).
+"""X-1: a whole `tribunal convene` of eight seats against a local server that answers each request
+after 1 s, against a convening of one seat (target <= 1.3x; a serial loop: 8x). Both run as
+processes with `--no-proofs` over a small real repository, so the figure includes everything a
+user waits for: start-up, envelope, routing, the parallel seats (L-9), the reports.
 
 Run through `python3 bench/run.py --only X-1`. The server listens on 127.0.0.1 only and speaks
 the OpenAI chat protocol, answering each lens with a pass for that lens.
@@ -8,8 +10,10 @@ the OpenAI chat protocol, answering each lens with a pass for that lens.
 from __future__ import annotations
 
 import json
+import os
 import re
 import statistics
+import subprocess
 import sys
 import threading
 import time
@@ -24,19 +28,34 @@ sys.path.insert(0, str(REPO / "src"))
 
 TARGET_RATIO = 1.3
 _LENS = re.compile(r'"lens": "([A-Za-z0-9_.-]+)"')
-_ENVELOPE = "### calc.py\n\n```\ndef sub(a, b):\n    return max(a - b, 0)\n```\n"
+_BASE = "def sub(a, b):\n    return a - b\n"
+_FIXED = "def sub(a, b):\n    return max(a - b, 0)\n"
+_CONTRACT = "intent: Clamp subtraction at zero.\ncriteria:\n  - sub(1, 2) == 0\n"
+_IDENTITY = {
+    "GIT_AUTHOR_NAME": "Timing Rig",
+    "GIT_AUTHOR_EMAIL": "rig@example.invalid",
+    "GIT_COMMITTER_NAME": "Timing Rig",
+    "GIT_COMMITTER_EMAIL": "rig@example.invalid",
+}
+# V-4: every pass cites the change, so a convening of passes LANDs (exit 0).
+_CHECKED = [
+    {"claim": "clamped at zero", "location": "calc.py:2", "evidence": "return max(a - b, 0)"}
+]
 _FLEET = """\
 rungs:
   - {{id: bench-a, family: vendor-a, transport: openai, endpoint: "{endpoint}", model: a-1,
      max_concurrency: 8}}
   - {{id: bench-b, family: vendor-b, transport: openai, endpoint: "{endpoint}", model: b-1,
      max_concurrency: 8}}
+  - {{id: bench-builder, family: bench-builder-family, transport: openai, endpoint: "{endpoint}",
+     model: z-1}}
 tiers:
   deep_state: [bench-a, bench-b]
   operator_safety: [bench-b, bench-a]
   generalist: [bench-a, bench-b]
   fast_structural: {{primary: [bench-a], verifier: [bench-b]}}
 """
+_ONE_LENS = "lenses:\n  defect: {tier: generalist}\n"
 
 
 class _Slow(BaseHTTPRequestHandler):
@@ -51,7 +70,7 @@ class _Slow(BaseHTTPRequestHandler):
         found = _LENS.search(body["messages"][-1]["content"])
         lens = found.group(1) if found else "unknown"
         time.sleep(self.delay_s)
-        verdict = {"verdict": "pass", "lens": lens, "findings": []}
+        verdict = {"verdict": "pass", "lens": lens, "findings": [], "checked": _CHECKED}
         reply = {
             "choices": [
                 {"message": {"role": "assistant", "content": json.dumps(verdict)},
@@ -66,11 +85,17 @@ class _Slow(BaseHTTPRequestHandler):
         self.wfile.write(data)
 
 
+class _Server(ThreadingHTTPServer):
+    # Ten requests arrive at once: the default listen backlog (5) can drop a connection, and
+    # the client's SYN retry then adds a whole second that is the server's, not the seats'.
+    request_queue_size = 64
+
+
 @contextmanager
 def slow_server(delay_s: float) -> Iterator[str]:
     """A server on 127.0.0.1 answering every chat request after `delay_s`; yields its endpoint."""
     handler = type("SlowHandler", (_Slow,), {"delay_s": delay_s})
-    server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    server = _Server(("127.0.0.1", 0), handler)
     server.daemon_threads = True
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
@@ -83,40 +108,53 @@ def slow_server(delay_s: float) -> Iterator[str]:
 
 
 def measure(quick: bool, work: Path) -> dict[str, float]:
-    """Median wall times of one seat and of all eight default lenses, dispatched in parallel."""
-    from tribunal.core.dispatch import SeatJob, dispatch_seats
-    from tribunal.core.fleet import load_fleet
-    from tribunal.core.routing import route
-    from tribunal.core.seat import SeatContext, seat_prompt
-
+    """Median wall times of a whole `tribunal convene --no-proofs` (a process, as a user runs
+    it) seating all eight default lenses, and of one seating a single lens."""
     delay = 0.2 if quick else 1.0
     runs = 1 if quick else 3
+    repo = _repository(work / "repo")
+    contract = work / "contract.yaml"
+    contract.write_text(_CONTRACT, encoding="utf-8")
     with slow_server(delay) as endpoint:
-        path = work / "fleet.yaml"
-        path.write_text(_FLEET.format(endpoint=endpoint), encoding="utf-8")
-        fleet = load_fleet(path)
-        routing = route(fleet, _outsider(), env={})
-        jobs = [SeatJob(lens, seat_prompt(lens, _ENVELOPE)) for lens in routing.lenses]
-        context = SeatContext.for_fleet(fleet, environ={})
+        eight = work / "fleet.yaml"
+        eight.write_text(_FLEET.format(endpoint=endpoint), encoding="utf-8")
+        one = work / "fleet-one.yaml"
+        one.write_text(_FLEET.format(endpoint=endpoint) + _ONE_LENS, encoding="utf-8")
 
-        def wall(chosen: list[SeatJob]) -> float:
+        def wall(fleet: Path, name: str) -> float:
             samples = []
-            for _ in range(runs):
+            for index in range(runs):
+                out = work / f"{name}-{index}"
+                argv = [
+                    sys.executable, "-m", "tribunal", "convene", "--repo", str(repo),
+                    "--base", "HEAD~1", "--contract", str(contract), "--fleet", str(fleet),
+                    "--builder", "bench-builder-family", "--out", str(out),
+                    "--ledger", str(work / f"{name}-ledger.json"), "--no-proofs",
+                ]  # fmt: skip
                 start = time.perf_counter()
-                records = dispatch_seats(chosen, context, rungs=fleet.rungs.values())
+                done = subprocess.run(argv, capture_output=True, text=True, check=False)
                 samples.append(time.perf_counter() - start)
-                if any(record.verdict.value != "pass" for record in records):
-                    raise SystemExit(f"bench X-1: a seat did not pass: {records}")
+                if done.returncode != 0:
+                    raise SystemExit(f"bench X-1: convene exited {done.returncode}:\n{done.stdout}")
             return statistics.median(samples)
 
-        one = wall(jobs[:1])
-        eight = wall(jobs)
-    return {"one_s": one, "eight_s": eight, "seats": float(len(jobs)), "delay_s": delay}
+        one_s = wall(one, "one")
+        eight_s = wall(eight, "eight")
+    return {"one_s": one_s, "eight_s": eight_s, "seats": 8.0, "delay_s": delay}
 
 
-def _outsider() -> Any:
-    """A builder of a family no bench rung has: every lens seats on the bench rungs."""
-    from tribunal.core.builder import Builder
-    from tribunal.enums import BuilderMatch
-
-    return Builder("bench-builder", BuilderMatch.FAMILY, ("bench-builder",), (("bench",),))
+def _repository(path: Path) -> Path:
+    """A two-commit repository whose change the jurors judge."""
+    path.mkdir(parents=True)
+    env = {**os.environ, **_IDENTITY}
+    for argv in (
+        ["git", "init", "-q"],
+        ["git", "add", "-A"],
+        ["git", "commit", "-q", "-m", "base"],
+    ):
+        if argv[1] == "add":
+            (path / "calc.py").write_text(_BASE, encoding="utf-8")
+        subprocess.run(argv, cwd=path, env=env, check=True, capture_output=True)
+    (path / "calc.py").write_text(_FIXED, encoding="utf-8")
+    subprocess.run(["git", "commit", "-qam", "fix"], cwd=path, env=env, check=True)
+    return path

@@ -11,6 +11,7 @@ from __future__ import annotations
 import functools
 import json
 import re
+import threading
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -109,9 +110,21 @@ def post_json(
     return WireReply(status=status, data=parsed, raw_tail=tail)
 
 
-@functools.cache
+_TLS_LOCK = threading.Lock()
+
+
 def _tls() -> ssl.SSLContext:
-    """One TLS context for every call: building one per client costs tens of milliseconds."""
+    """One TLS context for every call: building one per client costs tens of milliseconds.
+
+    Built under a lock: eight seats starting at once (L-9) would otherwise each build one,
+    all holding the GIL, and a convening of eight would start a second later than one (X-1).
+    """
+    with _TLS_LOCK:
+        return _tls_context()
+
+
+@functools.cache
+def _tls_context() -> ssl.SSLContext:
     import httpx
 
     return httpx.create_ssl_context()

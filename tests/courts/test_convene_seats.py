@@ -258,3 +258,33 @@ def test_no_key_value_reaches_any_file_or_output(
     for path in written:
         assert key not in path.read_text(encoding="utf-8"), path
     assert os.environ.get("JUROR_KEY") is None
+
+
+def test_templates_dir_renders_the_judgment_and_a_missing_one_writes_nothing(
+    subject: Change, contract: Path, court: Jury, tmp_path: Path
+) -> None:
+    court.all_pass()
+    missing = run(subject, contract, court, tmp_path, NO_PROOFS, "--templates", str(tmp_path))
+    assert missing.exit_code == 2
+    assert "blind_judgment.md.j2: --templates: template not found" in missing.stderr
+    assert not (tmp_path / "out").exists() and not court.prompts()
+    (tmp_path / "blind_judgment.md.j2").write_text(
+        "Our court: {{ outcome }} in round {{ round }}.\n", encoding="utf-8"
+    )
+    ran = run(subject, contract, court, tmp_path, NO_PROOFS, "--templates", str(tmp_path))
+    assert (ran.exit_code, ran.outcome) == (0, "LAND")
+    judgment = (ran.out / "judgment.md").read_text(encoding="utf-8")
+    assert judgment.endswith("---\nOur court: LAND in round 1.\n")
+
+
+def test_json_prints_the_summary_and_floor_warnings_go_to_stderr(
+    subject: Change, contract: Path, court: Jury, tmp_path: Path
+) -> None:
+    court.all_pass()
+    ran = run(subject, contract, court, tmp_path, NO_PROOFS, "--json")
+    assert ran.exit_code == 0
+    assert json.loads(ran.stdout) == ran.summary
+    # The test fleet has no local survival rungs: named, never fatal (L-4).
+    assert "does not end on a local survival rung (L-4 floor)" in ran.stderr
+    routing = json.loads((ran.out / "routing.json").read_text(encoding="utf-8"))
+    assert routing["warnings"] and routing["all_seated"] is True

@@ -142,6 +142,8 @@ def convene(
     convening = convene_court(request)
     for warning in convening.envelope.warnings:
         click.echo(f"tribunal: warning: {warning}", err=True)
+    for warning in convening.routing.warnings:
+        click.echo(f"tribunal: warning: {convening.routing.fleet.label}: {warning}", err=True)
     report = convening.report
     if as_json:
         click.echo(dump_json(summary_document(report)), nl=False)

@@ -27,6 +27,7 @@ from tribunal.core.contract import Contract, load_contract
 from tribunal.core.dispatch import SeatJob, dispatch_seats
 from tribunal.core.envelope import Envelope, build_envelope
 from tribunal.core.fleet import Fleet, load_fleet
+from tribunal.core.floor import floor_warnings
 from tribunal.core.routing import Routing, route
 from tribunal.core.seat import SeatContext, seat_prompt
 from tribunal.core.seat_record import SeatRecord
@@ -212,7 +213,11 @@ def _route(request: ConveneRequest, prepared: _Prepared) -> tuple[Routing, list[
         (SeatRequest(prompt=text, seat=lens).tokens_estimate for lens, text in prompts.items()),
         default=0,
     )
-    routing = route(fleet, builder, env=request.environ, tokens=tokens, solo=request.solo)
+    # L-4: a ladder below the floor is named in routing.json and on the console.
+    warnings = floor_warnings(fleet)
+    routing = route(
+        fleet, builder, env=request.environ, tokens=tokens, solo=request.solo, warnings=warnings
+    )
     return routing, [SeatJob(lens, prompts[lens.lens.id]) for lens in routing.lenses]
 
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import os
 import stat
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -288,3 +289,44 @@ def test_json_prints_the_summary_and_floor_warnings_go_to_stderr(
     assert "does not end on a local survival rung (L-4 floor)" in ran.stderr
     routing = json.loads((ran.out / "routing.json").read_text(encoding="utf-8"))
     assert routing["warnings"] and routing["all_seated"] is True
+
+
+HARNESS = """\
+import json, os, re, sys
+prompt = sys.stdin.read()
+lens = re.search(r'"lens": "([a-z_]+)"', prompt).group(1)
+# B-6: the harness sits on a worktree of the judged commit, never the user's checkout.
+line = open("calc.py", encoding="utf-8").read().splitlines()[5].strip()
+checked = [{"claim": "read from its worktree", "location": "calc.py:6", "evidence": line}]
+with open(sys.argv[1], "a", encoding="utf-8") as seen:
+    seen.write(os.getcwd() + "\\n")
+print(json.dumps({"verdict": "pass", "lens": lens, "findings": [], "checked": checked}))
+"""
+
+
+def test_a_harness_rung_sits_on_a_worktree_of_the_judged_commit(
+    subject: Change, contract: Path, court: Jury, tmp_path: Path
+) -> None:
+    script = tmp_path / "harness.py"
+    script.write_text(HARNESS, encoding="utf-8")
+    harness = (
+        f"  - {{id: harness-h, family: vendor-h, transport: command, "
+        f"command: [{json.dumps(sys.executable)}, {json.dumps(str(script))}, "
+        f"{json.dumps(str(tmp_path / 'cwd.txt'))}]}}\n"
+    )
+    text = court.fleet.read_text(encoding="utf-8")
+    text = text.replace("tiers:\n", harness + "tiers:\n")
+    text = text.replace("deep_state: [juror-a,", "deep_state: [harness-h, juror-a,")
+    court.fleet.write_text(text, encoding="utf-8")
+    court.all_pass()
+    ran = run(subject, contract, court, tmp_path, NO_PROOFS)
+    assert (ran.exit_code, ran.outcome) == (0, "LAND"), ran.stdout + ran.stderr
+    for lens in ("reversibility", "state_continuity"):
+        seat = ran.seat(lens)
+        assert (seat["rung"], seat["verdict"]) == ("harness-h", "pass"), seat["rejected_rungs"]
+        assert seat["checked"][0]["citation"] == "verified"  # it read `return -x` at head
+    sat_in = (tmp_path / "cwd.txt").read_text(encoding="utf-8").split()
+    assert len(sat_in) == 2
+    for where in sat_in:
+        assert Path(where).resolve() != subject.path.resolve()
+        assert not Path(where).exists()  # its own worktree, removed afterwards

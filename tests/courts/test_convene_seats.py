@@ -81,6 +81,8 @@ def test_unanimous_cited_pass_lands(
     )
     assert "proofs: not run (--no-proofs)" in ran.stdout
     assert not court.servers["vendor-a"].chat_requests()  # refused before any dispatch
+    # The seat table tells the fused seat's two ladders apart.
+    assert "rejected: juror-a (builder_family), verifier juror-a (builder_family)" in ran.stdout
     # B-1: every file of the run, 0600, each carrying the run_id.
     out = ran.out
     run_id = summary["run_id"]

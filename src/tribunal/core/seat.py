@@ -44,6 +44,7 @@ from tribunal.enums import Transport as TransportName
 
 Opener = Callable[[TransportConfig, TransportContext], Transport]
 UNVERIFIED_NOTE = "UNVERIFIED: the primary passed and no verifier rung answered"
+VERIFIER_DETAIL = "verifier"  # the `detail` of a verifier-ladder rejection starts with it
 
 
 class RungGate(Protocol):
@@ -310,5 +311,10 @@ def _prefixed(finding: Finding, rung: str) -> Finding:
 
 def _as_verifier(entry: RejectedRung) -> RejectedRung:
     """A verifier-ladder rejection, told apart from the primary ladder's in `detail`."""
-    detail = f"verifier: {entry.detail}" if entry.detail else "verifier"
+    detail = f"{VERIFIER_DETAIL}: {entry.detail}" if entry.detail else VERIFIER_DETAIL
     return replace(entry, detail=detail)
+
+
+def on_verifier_ladder(entry: RejectedRung) -> bool:
+    """True when `entry` rejected a rung of a fused seat's verifier ladder (L-5)."""
+    return entry.detail == VERIFIER_DETAIL or entry.detail.startswith(f"{VERIFIER_DETAIL}: ")

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from tribunal.core.routing import WEAKENED_GATE
+from tribunal.core.seat import on_verifier_ladder
 from tribunal.core.seat_record import SAME_FAMILY, SeatRecord
 from tribunal.courts.blind import BlindDecision, Proof, Proofs
 from tribunal.courts.findings import CourtFinding
@@ -293,7 +294,10 @@ def _notes(seat: SeatRecord, recorded: frozenset[str]) -> list[str]:
         verifier = seat.verifier
         notes.append(f"verifier {verifier.rung} [{verifier.family}] {verifier.verdict.value}")
     if seat.rejected_rungs:
-        rejected = ", ".join(f"{item.rung} ({item.reason.value})" for item in seat.rejected_rungs)
+        rejected = ", ".join(
+            f"{'verifier ' if on_verifier_ladder(item) else ''}{item.rung} ({item.reason.value})"
+            for item in seat.rejected_rungs
+        )
         notes.append(f"rejected: {rejected}")
     return notes
 

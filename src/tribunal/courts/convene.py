@@ -95,7 +95,6 @@ class _Prepared:
     fleet: Fleet
     builder: Builder
     envelope: Envelope
-    red: str | None
     ledger_path: Path
     ledger_view: LedgerView
     key: DisputeKey
@@ -169,20 +168,19 @@ def _prepare(request: ConveneRequest) -> _Prepared:
         builder_terms=terms.builder,
         content_terms=terms.content,
     )
-    red = _resolve_red(request.repo, contract, _label(request.repo, root))
+    _check_red(request.repo, contract, _label(request.repo, root))  # B-4 resolves it again
     ledger_path = request.ledger or default_ledger_path(request.repo)
     ledger = load_ledger(ledger_path, _label(ledger_path, root))
     # B-3: a dispute is the contract's repository path and the RESOLVED base commit.
     key = DisputeKey(_label(request.contract, Path(request.repo).resolve()), envelope.base)
     ledger_view = view(ledger, key, request.round)
-    return _Prepared(contract, fleet, builder, envelope, red, ledger_path, ledger_view, key)
+    return _Prepared(contract, fleet, builder, envelope, ledger_path, ledger_view, key)
 
 
-def _resolve_red(repo: Path, contract: Contract, label: str) -> str | None:
-    """The contract's `red` as a commit id; BadInput (field `red`, its line) when it names
-    none. None when the contract has no `red`."""
+def _check_red(repo: Path, contract: Contract, label: str) -> None:
+    """C-3: BadInput (field `red`, its line) when the contract's `red` names no commit."""
     if contract.red is None:
-        return None
+        return
     from tribunal.evidence.proof_repo import ProofRepo
 
     with ProofRepo.open(repo, label) as git_repo:
@@ -194,7 +192,6 @@ def _resolve_red(repo: Path, contract: Contract, label: str) -> str | None:
             line=contract.line_of(("red",)),
             field="red",
         )
-    return red
 
 
 def _route(request: ConveneRequest, prepared: _Prepared) -> tuple[Routing, list[SeatJob]]:

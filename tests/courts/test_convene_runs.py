@@ -177,13 +177,17 @@ def test_on_a_replay_fleet_two_convenings_differ_only_in_run_id(tmp_path: Path) 
     assert files == sorted(path.name for path in runs[1].out.iterdir())
     for name in files:
         text = (runs[0].out / name).read_text(encoding="utf-8").replace(first, "RUN")
-        assert text == (runs[1].out / name).read_text(encoding="utf-8").replace(second, "RUN")
-    assert runs[0].stdout.replace(first, "RUN") == runs[1].stdout.replace(second, "RUN")
+        other = (runs[1].out / name).read_text(encoding="utf-8").replace(second, "RUN")
+        assert text == other, name
+    console = [
+        ran.stdout.replace(run_id, "RUN") for ran, run_id in zip(runs, (first, second), strict=True)
+    ]
+    assert console[0] == console[1]
     # Convening again into a stamped dir: the earlier judgment and summary go to history.
     again = convene(
         demo / "repo", "base", demo / "contract.yaml", fleet, runs[0].out,
         "--ledger", str(tmp_path / "first.json"), "--no-proofs",
     )  # fmt: skip
-    assert again.summary["round"] == 2
+    assert again.summary["round"] == 2, again.stdout + again.stderr
     assert (runs[0].out / "history" / first / "summary.json").is_file()
     assert (runs[0].out / "history" / first / "judgment.md").is_file()

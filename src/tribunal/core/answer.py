@@ -30,12 +30,14 @@ def read_reply(
     rung: str,
     envelope: Mapping[str, str] | None = None,
     secrets: Iterable[str] = (),
+    shown: str | None = None,
 ) -> Verdict | RejectedRung:
     """The `Verdict` (pass, refuse, or a malformed refuse) the reply of `rung` comes to for
     `lens`, or the `RejectedRung` of a `wrong_lens` answer. Raises nothing: every reply lands
-    in its L-6 row. `secrets` are redacted from any kept `raw_tail` (L-8)."""
+    in its L-6 row. `secrets` are redacted from any kept `raw_tail` (L-8); `shown` is the
+    prompt the rung was given — a verdict copied from it is malformed (S-2)."""
     try:
-        verdict = parse_verdict(text, lens=lens, secrets=secrets)
+        verdict = parse_verdict(text, lens=lens, secrets=secrets, shown=shown)
     except WrongLens as error:
         return RejectedRung(
             rung=rung,

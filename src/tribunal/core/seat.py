@@ -132,6 +132,7 @@ class SeatContext:
             rung=rung.id,
             envelope=self.envelope_files,
             secrets=self.secrets,
+            shown=prompt,
         )
 
     def _failed(self, rung: Rung, lens: str, failure: RungFailure) -> Verdict | RejectedRung:

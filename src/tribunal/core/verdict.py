@@ -142,11 +142,16 @@ def raw_tail(text: str, *, secrets: Iterable[str] = ()) -> str:
     return tail.decode("utf-8", errors="ignore")
 
 
-def parse_verdict(text: str, *, lens: str, secrets: Iterable[str] = ()) -> Verdict:
+def parse_verdict(
+    text: str, *, lens: str, secrets: Iterable[str] = (), shown: str | None = None
+) -> Verdict:
     """Read the verdict for `lens` from a juror's reply (V-2) and normalise it (V-3).
 
+    `shown` is the prompt the seat was given (the envelope inside it): a verdict object whose
+    exact text occurs in it is a copy of the material, not the juror's own verdict (S-2).
     Returns a pass or refuse `Verdict` (citations not yet checked). Raises `MalformedVerdict`
-    when the reply holds no exact V-1 verdict and `WrongLens` when it answers another lens.
+    when the reply holds no exact V-1 verdict (or only a copied one) and `WrongLens` when it
+    answers another lens.
     """
     secrets = tuple(secrets)
     if len(text.encode("utf-8", errors="replace")) > MAX_REPLY_BYTES:
@@ -157,7 +162,10 @@ def parse_verdict(text: str, *, lens: str, secrets: Iterable[str] = ()) -> Verdi
     def malformed(message: str) -> MalformedVerdict:
         return MalformedVerdict(message, raw_tail=raw_tail(text, secrets=secrets))
 
-    found = _last_verdict_object(_FENCE.sub("", text), malformed)
+    found, source = _last_verdict_object(_FENCE.sub("", text), malformed)
+    if shown is not None and _copied(source, shown):
+        # S-2: a juror that echoes an injected file has not judged; only its own reply counts.
+        raise malformed("verdict copied from the envelope: the reply repeats text it was shown")
     value = found["verdict"]
     if value not in ("pass", "refuse"):
         raise malformed(f"verdict {_short(value)} is not exactly pass or refuse")
@@ -169,8 +177,17 @@ def parse_verdict(text: str, *, lens: str, secrets: Iterable[str] = ()) -> Verdi
     return _normalise(_build(found, malformed))
 
 
-def _last_verdict_object(text: str, malformed: Callable[[str], MalformedVerdict]) -> dict[str, Any]:
-    """V-2: the last top-level JSON object in `text` that carries `verdict`.
+def _copied(source: str, shown: str) -> bool:
+    """S-2: True when the verdict's JSON text occurs verbatim in what the seat was shown (also
+    once fence lines are stripped from both, as they are from the reply)."""
+    return source in shown or source in _FENCE.sub("", shown)
+
+
+def _last_verdict_object(
+    text: str, malformed: Callable[[str], MalformedVerdict]
+) -> tuple[dict[str, Any], str]:
+    """V-2: the last top-level JSON object in `text` that carries `verdict`, and the exact
+    text it was decoded from.
 
     Every `{"` is a possible start (prose braces simply fail to decode). Each attempt decodes a
     window that grows only while the object may run past it, and all attempts share one work
@@ -178,7 +195,7 @@ def _last_verdict_object(text: str, malformed: Callable[[str], MalformedVerdict]
     """
     decoder = json.JSONDecoder(object_pairs_hook=reject_duplicate_keys)
     budget = _WORK_BUDGET
-    last: dict[str, Any] | None = None
+    last: tuple[dict[str, Any], str] | None = None
     position = 0
     for match in _OBJECT_START.finditer(text):
         start = match.start()
@@ -211,7 +228,7 @@ def _last_verdict_object(text: str, malformed: Callable[[str], MalformedVerdict]
             continue
         position = start + end
         if isinstance(value, dict) and "verdict" in value:
-            last = value
+            last = value, text[start:position]
     if last is None:
         raise malformed('no JSON object carrying "verdict" in the reply')
     return last

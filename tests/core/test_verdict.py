@@ -141,6 +141,14 @@ def test_null_lists_are_empty_lists() -> None:
     assert verdict.findings == () and verdict.checked == ()
 
 
+@pytest.mark.parametrize("field", ["findings", "checked"])
+@pytest.mark.parametrize("value", [{}, False, 0, "", 0.0])
+def test_falsy_non_lists_are_malformed_not_empty(field: str, value: object) -> None:
+    # V-2: only a list (or an absent/null one) is a list; `{}`, `false`, `0`, `""` are not.
+    with pytest.raises(MalformedVerdict, match=field):
+        parse_verdict(reply({**PASS, field: value}), lens="defect")
+
+
 def test_wrong_lens_names_both_lenses() -> None:
     with pytest.raises(WrongLens) as info:
         parse_verdict(reply({**PASS, "lens": "telemetry"}), lens="defect")

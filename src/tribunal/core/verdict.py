@@ -245,10 +245,11 @@ def _build(found: dict[str, Any], malformed: Any) -> Verdict:
     from tribunal.documents import first_schema_error, format_field
 
     # An absent or null list is an empty one: that can only make a pass bare (V-3), never more.
-    findings = found.get("findings") or []
+    # Any other falsy value ({}, false, 0, "") is not a list: the schema rejects it (V-2).
+    findings = _list_or_empty(found.get("findings"))
     if isinstance(findings, list):
         findings = [_finding_object(item) for item in findings]
-    shaped = {**found, "findings": findings, "checked": found.get("checked") or []}
+    shaped = {**found, "findings": findings, "checked": _list_or_empty(found.get("checked"))}
     error = first_schema_error(shaped, "verdict")
     if error is not None:
         message, where = error
@@ -271,6 +272,11 @@ def _build(found: dict[str, Any], malformed: Any) -> Verdict:
             for item in shaped["checked"]
         ),
     )
+
+
+def _list_or_empty(value: Any) -> Any:
+    """`[]` for an absent or null list, else `value` as it came (the schema judges it)."""
+    return [] if value is None else value
 
 
 def _finding_object(item: Any) -> Any:

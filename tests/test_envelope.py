@@ -110,11 +110,40 @@ def test_manifest_hashes_and_schema(repo: GitRepo, tmp_path: Path) -> None:
     ]  # fmt: skip
 
 
+def test_receipt_ignores_git_config_that_changes_the_diff_bytes(
+    repo: GitRepo, tmp_path: Path
+) -> None:
+    # E-1: the same range gives the same receipt whatever the user's git configuration says.
+    repo.commit(
+        "rename", {"src/helpers_moved.py": "def unused():\n    pass\n"}, remove=("src/util.py",)
+    )
+    plain = build(repo, tmp_path).receipt
+    command = ["git", "diff", "--binary", "--full-index", "base...HEAD"]
+    default = subprocess.run(command, cwd=repo.path, capture_output=True, check=True).stdout
+    for key, value in [
+        ("diff.noprefix", "true"),
+        ("core.abbrev", "12"),
+        ("diff.renames", "false"),
+        ("diff.algorithm", "patience"),
+        ("diff.context", "7"),
+        ("diff.mnemonicPrefix", "true"),
+        ("core.quotePath", "false"),
+    ]:
+        repo.git("config", key, value)
+    configured = subprocess.run(command, cwd=repo.path, capture_output=True, check=True).stdout
+    assert configured != default  # the configuration really changes what plain git prints
+    assert build(repo, tmp_path).receipt == plain
+    assert plain == hashlib.sha256(default).hexdigest()
+
+
 def test_receipt_is_sha256_of_binary_diff(repo: GitRepo, tmp_path: Path) -> None:
     repo.commit("binary", {"assets/logo.bin": bytes(range(256)) * 4})
     envelope = build(repo, tmp_path)
     diff = subprocess.run(
-        ["git", "diff", "--binary", "base...HEAD"], cwd=repo.path, capture_output=True, check=True
+        ["git", "diff", "--binary", "--full-index", "base...HEAD"],
+        cwd=repo.path,
+        capture_output=True,
+        check=True,
     ).stdout
     assert b"GIT binary patch" in diff
     assert envelope.receipt == hashlib.sha256(diff).hexdigest()

@@ -9,6 +9,7 @@ blobs come through its one persistent `git cat-file --batch` process, not one pr
 from __future__ import annotations
 
 import hashlib
+import os
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -16,6 +17,49 @@ from types import TracebackType
 from typing import Any
 
 from tribunal.errors import BadInput
+
+# E-1: the receipt is `git diff --binary --full-index base...head` as git's DEFAULT
+# configuration prints it, so the same range gives the same receipt on every machine and at any
+# time. `--full-index` because abbreviated blob ids grow with the repository's object count
+# (core.abbrev=auto) and with the user's core.abbrev. User settings that change the bytes
+# (diff.noprefix, diff.mnemonicPrefix, prefixes, diff.renames, diff.algorithm, diff.context,
+# diff.orderFile, diff.submodule, core.quotePath, colour, external and textconv drivers) are
+# overridden: reset by `-c`, then pinned again on the command line.
+RECEIPT_CONFIG = (
+    "diff.noprefix=false",
+    "diff.mnemonicPrefix=false",
+    "diff.relative=false",
+    "diff.renames=true",
+    "diff.algorithm=myers",
+    "diff.indentHeuristic=true",
+    "diff.context=3",
+    "diff.interHunkContext=0",
+    "diff.suppressBlankEmpty=false",
+    "diff.submodule=short",
+    "diff.ignoreSubmodules=none",
+    "diff.external=",
+    "core.quotePath=true",
+    "color.diff=false",
+    "color.ui=false",
+)
+RECEIPT_OPTIONS = (
+    "--binary",
+    "--full-index",  # whole blob ids on every index line, whatever core.abbrev says
+    "--no-color",
+    "--no-ext-diff",
+    "--no-textconv",
+    "--src-prefix=a/",
+    "--dst-prefix=b/",
+    "--find-renames",  # git's default (diff.renames=true, 50% similarity)
+    "--diff-algorithm=myers",
+    "--indent-heuristic",
+    "--unified=3",
+    "--inter-hunk-context=0",
+    "--submodule=short",
+    "--ignore-submodules=none",
+    "--no-relative",
+    f"-O{os.devnull}",  # an empty order file: git's own path order, whatever diff.orderFile says
+)
 
 GITLINK_MODE = "160000"  # a submodule: the entry names a commit, not a blob
 SYMLINK_MODE = "120000"  # the blob holds the link target
@@ -146,11 +190,11 @@ class CommitRange:
             yield bytes(data)
 
     def receipt(self) -> str:
-        """E-1: sha256 of `git diff --binary base...head`, the bytes a verdict is tied to."""
-        diff = self._git(
-            "diff", "--binary", "--no-color", "--no-ext-diff", "--no-textconv",
-            f"{self.base}...{self.head}",
-        )  # fmt: skip
+        """E-1: sha256 of `git diff --binary --full-index base...head` as git prints it with its
+        default configuration (`RECEIPT_CONFIG`, `RECEIPT_OPTIONS`): the bytes a verdict is tied
+        to, the same on every machine whatever the user's git configuration says."""
+        pinned = [part for key in RECEIPT_CONFIG for part in ("-c", key)]
+        diff = self._git_top(*pinned, "diff", *RECEIPT_OPTIONS, f"{self.base}...{self.head}", "--")
         return hashlib.sha256(diff).hexdigest()
 
     def identities(self) -> list[Identity]:
@@ -175,6 +219,10 @@ class CommitRange:
         return bool(self._repo.is_dirty(index=True, working_tree=True, untracked_files=False))
 
     def _git(self, *args: str) -> bytes:
+        return self._git_top(*args)
+
+    def _git_top(self, *args: str) -> bytes:
+        """Run `git ARGS` (top-level options such as `-c` may lead) and return its stdout."""
         import git
 
         try:

@@ -14,12 +14,17 @@ from typing import TYPE_CHECKING
 from tribunal.core.transports.failures import NotAnswered
 
 if TYPE_CHECKING:
+    import ssl
+
     import httpx
 
     from tribunal.core.transports.base import SeatRequest, TransportConfig
 
 DEFAULT_TIMEOUT_S = 120.0
 CONNECT_TIMEOUT_S = 10.0  # a refused or unroutable endpoint is known quickly
+# A socket timeout of 0 would make the socket non-blocking (an error, not a timeout): an expired
+# deadline still waits this long, so the read ends as a timeout.
+_LAST_WAIT_S = 0.001
 
 
 class Deadline:
@@ -53,3 +58,18 @@ class Deadline:
 
         left = self.remaining()
         return httpx.Timeout(left, connect=min(left, CONNECT_TIMEOUT_S))
+
+    def left(self, timeout: float | None) -> float:
+        """`timeout` (None: no limit) shortened to the seconds left, never below a last
+        millisecond (so an expired deadline ends the next socket operation as a timeout)."""
+        left = max(_LAST_WAIT_S, self._end - time.monotonic())
+        return left if timeout is None else max(_LAST_WAIT_S, min(timeout, left))
+
+    def transport(self, verify: ssl.SSLContext) -> httpx.HTTPTransport:
+        """An httpx transport (no retries) whose every socket operation — connect, TLS, each
+        write and EACH READ — waits no longer than this deadline has left. httpx applies one
+        read timeout per read, fixed when the request starts, so a server that sent its headers
+        just before the deadline and then stalled could otherwise hold a call ~2x `timeout_s`."""
+        from tribunal.core.transports.deadline_socket import deadline_transport
+
+        return deadline_transport(self, verify)

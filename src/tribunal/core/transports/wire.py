@@ -65,9 +65,8 @@ def post_json(
     sent = {"Accept-Encoding": "identity", **headers}  # compressed bodies could defeat the cap
     try:
         with (
-            httpx.Client(
-                verify=_tls(), transport=httpx.HTTPTransport(retries=0, verify=_tls())
-            ) as client,
+            # L-7: every read is held to the call's deadline, not only the first one.
+            httpx.Client(verify=_tls(), transport=deadline.transport(_tls())) as client,
             client.stream(
                 "POST", url, json=dict(body), headers=sent, timeout=deadline.httpx_timeout()
             ) as response,

@@ -136,6 +136,29 @@ def test_bad_input_exits_2(repo: Path, args: list[str], words: str) -> None:
     assert result.stdout == ""
 
 
+def test_a_later_rungs_missing_answers_file_is_bad_input_before_any_dispatch(repo: Path) -> None:
+    # L-1, C-3: the first rung is a live server; the fleet mistake on the second is found when
+    # the fleet loads, so the first rung is never asked (never paid for).
+    from tests.jurors import JurorServer, status
+
+    with JurorServer("openai") as server:
+        server.always(status(503))  # not_answered: the walk would go on to the replay rung
+        (repo / "fleet.yaml").write_text(
+            "rungs:\n"
+            f"  - {{id: live, family: vendor-a, transport: openai, endpoint: {server.endpoint},"
+            " model: m}\n"
+            "  - {id: rec-b, family: vendor-b, transport: replay, answers: gone.yaml}\n"
+            "  - {id: the-builder, family: vendor-z, transport: replay, answers: answers.yaml}\n"
+            "tiers:\n  generalist: [live, rec-b]\nlenses:\n  defect: {}\n"
+        )
+        result = seat("--lens", "defect")
+        assert server.requests == []
+    assert result.exit_code == 2
+    assert result.stderr == (
+        "tribunal: error: fleet.yaml:3: rungs[1].answers: answers file 'gone.yaml' does not exist\n"
+    )
+
+
 def test_a_harness_rung_needs_the_repo(repo: Path) -> None:
     (repo / "fleet.yaml").write_text(
         "rungs:\n  - {id: cli, family: vendor-h, transport: command, command: [cat]}\n"

@@ -52,9 +52,17 @@ tiers:
 ALL_KEYS = {"OPENAI_API_KEY": "k1", "ANTHROPIC_API_KEY": "k2", "GATEWAY_KEY": "k3"}
 
 
+# The recorded replies SPEC_FLEET's replay rung names (L-1: checked when the fleet is loaded).
+REPLAY_ANSWERS = "replay/answers.yaml"
+
+
 def write_fleet(tmp_path: Path, text: str, name: str = "fleet.yaml") -> Path:
     path = tmp_path / name
     path.write_text(text, encoding="utf-8")
+    answers = tmp_path / REPLAY_ANSWERS
+    if REPLAY_ANSWERS in text and not answers.exists():
+        answers.parent.mkdir(parents=True, exist_ok=True)
+        answers.write_text('defect: \'{"verdict": "pass", "lens": "defect"}\'\n', encoding="utf-8")
     return path
 
 

@@ -131,3 +131,34 @@ def test_duplicate_keys_and_empty_files(tmp_path: Path) -> None:
         fleet_from(tmp_path, SPEC_FLEET + "tiers: {}\n")
     with pytest.raises(BadInput, match="file is empty"):
         fleet_from(tmp_path, "\n")
+
+
+@pytest.mark.parametrize(
+    ("edit", "message"),
+    [
+        (("endpoint: http://127.0.0.1:8080/v1", "endpoint: http:///v1"),
+         "fleet.yaml:13: rungs[3].endpoint: 'http:///v1' is not an http(s) URL"),
+        (("endpoint: http://127.0.0.1:8080/v1", "endpoint: https://:8080/v1"),
+         "fleet.yaml:13: rungs[3].endpoint: 'https://:8080/v1' is not an http(s) URL"),
+        (("answers: replay/answers.yaml", "answers: replay/missing.yaml"),
+         "fleet.yaml:32: rungs[5].answers: answers file 'replay/missing.yaml' does not exist"),
+    ],
+)  # fmt: skip
+def test_unreachable_rungs_are_bad_input_when_the_fleet_loads(
+    tmp_path: Path, edit: tuple[str, str], message: str
+) -> None:
+    # L-1, C-3: found before any dispatch, not when the walk reaches the rung.
+    old, new = edit
+    assert old in SPEC_FLEET
+    with pytest.raises(BadInput) as info:
+        fleet_from(tmp_path, SPEC_FLEET.replace(old, new, 1))
+    assert str(info.value) == message
+
+
+def test_an_answers_file_that_does_not_parse_is_bad_input_at_load(tmp_path: Path) -> None:
+    answers = tmp_path / "replay" / "answers.yaml"
+    answers.parent.mkdir()
+    answers.write_text("defect: [unclosed\n", encoding="utf-8")
+    with pytest.raises(BadInput) as info:
+        fleet_from(tmp_path, SPEC_FLEET)
+    assert str(info.value).startswith("fleet.yaml:32: rungs[5].answers: answers file ")

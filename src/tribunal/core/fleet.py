@@ -118,11 +118,40 @@ def _rungs(document: Document, base: Path) -> dict[str, Rung]:
     rungs: dict[str, Rung] = {}
     for index, entry in enumerate(document.data["rungs"]):
         rung = _rung(entry, base)
+        _check_reachable(document, index, rung)
         if rung.id in rungs:
             key = "use" if rung.shorthand else "id"
             raise document.bad(f"duplicate rung id {rung.id!r}", ("rungs", index, key))
         rungs[rung.id] = rung
     return rungs
+
+
+def _check_reachable(document: Document, index: int, rung: Rung) -> None:
+    """L-1, C-3: mistakes that would otherwise surface only when the walk reaches the rung —
+    after earlier rungs were paid for — are bad input when the fleet is loaded: an endpoint
+    that is not an http(s) URL with a host, a replay answers file that is missing or does
+    not parse. Raises BadInput naming the fleet file, line and field."""
+    from urllib.parse import urlsplit
+
+    if rung.endpoint is not None:
+        # The schema checks the scheme; a URL with no host (`http:///v1`) passes it.
+        parts = urlsplit(rung.endpoint)
+        if parts.scheme not in ("http", "https") or not parts.hostname:
+            raise document.bad(
+                f"{rung.endpoint!r} is not an http(s) URL", ("rungs", index, "endpoint")
+            )
+    if rung.answers is not None:
+        from tribunal.core.transports.replay import load_answers
+        from tribunal.errors import BadInput
+
+        where = ("rungs", index, "answers")
+        shown = document.data["rungs"][index]["answers"]
+        if not rung.answers.is_file():
+            raise document.bad(f"answers file {shown!r} does not exist", where)
+        try:
+            load_answers(rung.answers, shown)
+        except BadInput as error:
+            raise document.bad(f"answers file {error}", where) from None
 
 
 def _rung(entry: dict[str, Any], base: Path) -> Rung:

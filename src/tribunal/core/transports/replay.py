@@ -26,6 +26,18 @@ from tribunal.core.transports.registry import TransportRegistry
 from tribunal.errors import BadInput
 
 
+def load_answers(path: Path, label: str) -> dict[str, str]:
+    """The recorded replies of the answers file at `path` (named `label`), by seat key.
+
+    Raises BadInput when the file is missing, not YAML, or not a mapping of keys to text (C-3).
+    """
+    from tribunal.documents import load_yaml, validate
+
+    document = load_yaml(path, label)
+    validate(document, "answers")
+    return dict(document.data)
+
+
 class ReplayTransport:
     """Recorded replies, looked up by seat key."""
 
@@ -46,12 +58,8 @@ class ReplayTransport:
         """The recorded replies by seat key (loaded once). Raises BadInput when the file is
         missing, not YAML, or not a mapping of keys to text (C-3)."""
         if self._answers is None:
-            from tribunal.documents import load_yaml, validate
-
             path = self.answers_path
-            document = load_yaml(path, str(path))
-            validate(document, "answers")
-            self._answers = dict(document.data)
+            self._answers = load_answers(path, str(path))
         return self._answers
 
     def answer(self, request: SeatRequest) -> Reply:

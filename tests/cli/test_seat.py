@@ -259,3 +259,26 @@ def test_arbitrate_decides_on_the_seated_votes(repo: Path) -> None:
     result = invoke("arbitrate", "disputes/rate-limit")
     assert result.exit_code == 0, result.stderr  # APPROVE by the pass rule
     assert "APPROVE" in result.stderr
+
+
+def test_a_seat_on_its_own_unloads_the_ollama_model_it_used_at_its_end(repo: Path) -> None:
+    # L-7: `tribunal seat` is the last holder of the models it asked.
+    from tests.jurors import JurorServer, reply
+
+    with JurorServer("ollama") as server:
+        server.always(reply(answer("defect", checked=CHECKED)))
+        (repo / "fleet.yaml").write_text(
+            "rungs:\n"
+            f"  - {{id: local, family: qwen, transport: ollama, endpoint: {server.endpoint},"
+            " model: coder}\n"
+            "  - {id: the-builder, family: vendor-z, transport: replay, answers: answers.yaml}\n"
+            "tiers:\n  generalist: [local]\nlenses:\n  defect: {}\n"
+        )
+        result = seat("--lens", "defect")
+    assert result.exit_code == 0, result.stderr
+    assert [received.path for received in server.requests] == [
+        "/api/show",
+        "/api/chat",
+        "/api/generate",
+    ]
+    assert server.requests[-1].body == {"model": "coder", "keep_alive": 0}

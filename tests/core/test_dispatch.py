@@ -77,3 +77,29 @@ def test_a_crashing_seat_holds_for_its_lens_and_keeps_the_others(tmp_path: Path)
     assert reversibility.note is not None and "crashed" in reversibility.note
     assert "BadInput" in reversibility.note
     assert len(finished) == 2
+
+
+def test_each_ollama_model_used_is_unloaded_once_after_every_seat(tmp_path: Path) -> None:
+    # L-7: no call unloads a model during the sitting; the last holder releases it after.
+    with JurorServer("ollama") as server, JurorServer("openai") as cloud:
+        rungs = [
+            server_rung("local", "qwen", server, max_concurrency=1),
+            server_rung("unused-local", "qwen-b", server),
+            server_rung("cloud", "vendor-a", cloud),
+        ]
+        lenses = {f"l{i}": {"tier": "generalist", "question": f"Question {i}?"} for i in range(3)}
+        lenses["other"] = {"tier": "deep_state", "question": "Other?"}
+        tiers = {"generalist": ["local", "unused-local"], "deep_state": ["cloud"]}
+        fleet = write_fleet(tmp_path, rungs, tiers, lenses)
+        for lens in fleet.lenses:
+            server.when(f'"lens": "{lens.id}"', slow(0.05, reply(verdict(lens.id))))
+            cloud.when(f'"lens": "{lens.id}"', reply(verdict(lens.id)))
+        context = SeatContext.for_fleet(fleet, environ=ENV)
+        records = dispatch_seats(jobs_of(fleet), context, rungs=fleet.rungs.values())
+    assert all(record.verdict is SeatVerdict.PASS for record in records)
+    paths = [received.path for received in server.requests]
+    chats = [received for received in server.requests if received.path == "/api/chat"]
+    assert len(chats) == 3 and all(chat.body["keep_alive"] == -1 for chat in chats)
+    assert paths.count("/api/generate") == 1  # once, and only for the rung that was used
+    assert paths[-1] == "/api/generate"  # after every seat's chat request
+    assert server.requests[-1].body == {"model": "local-model", "keep_alive": 0}

@@ -53,27 +53,37 @@ def dispatch_seats(
     *,
     rungs: Iterable[Rung],
     on_seat: SeatCallback | None = None,
+    on_release_failure: Callable[[str], None] | None = None,
 ) -> list[SeatRecord]:
     """Sit every seat of `jobs` concurrently, each rung bounded by its `max_concurrency`
     (`rungs`: every rung of the fleet), calling `on_seat` with each record as it finishes.
+    Once every seat is done, each Ollama model the sitting used is unloaded once (L-7);
+    `on_release_failure` hears of an unload that failed.
 
     Returns the records in the order of `jobs`. A seat that raises becomes a hold naming the
     error (redacted, S-6); only an exception of `on_seat` itself escapes, once every seat is done.
     """
     if not jobs:
         return []
-    context = replace(context, gate=RungGates(rungs))
+    rungs = tuple(rungs)
+    context = replace(context, gate=RungGates(rungs), asked=set())
     records: list[SeatRecord | None] = [None] * len(jobs)
-    with ThreadPoolExecutor(max_workers=len(jobs), thread_name_prefix="seat") as pool:
-        futures: dict[Future[SeatRecord], int] = {
-            pool.submit(_sit, job, context): index for index, job in enumerate(jobs)
-        }
-        for future in as_completed(futures):
-            index = futures[future]
-            record = future.result()
-            records[index] = record
-            if on_seat is not None:
-                on_seat(record)
+    try:
+        with ThreadPoolExecutor(max_workers=len(jobs), thread_name_prefix="seat") as pool:
+            futures: dict[Future[SeatRecord], int] = {
+                pool.submit(_sit, job, context): index for index, job in enumerate(jobs)
+            }
+            for future in as_completed(futures):
+                index = futures[future]
+                record = future.result()
+                records[index] = record
+                if on_seat is not None:
+                    on_seat(record)
+    finally:
+        # L-7: the last holder unloads — after the pool has joined every seat, never before.
+        for message in context.release_models(rungs):
+            if on_release_failure is not None:
+                on_release_failure(message)
     return [record for record in records if record is not None]
 
 

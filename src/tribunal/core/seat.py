@@ -15,7 +15,7 @@ pass. Every text that enters a record is redacted with every key the fleet names
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import AbstractContextManager
 from dataclasses import dataclass, field, replace
@@ -90,6 +90,8 @@ class SeatContext:
     checkout: Checkout | None = None
     gate: RungGate = field(default_factory=OpenGate)
     opener: Opener = open_transport
+    # Ids of the rungs asked so far (L-7: the models to unload once the sitting is over).
+    asked: set[str] = field(default_factory=set, compare=False)
 
     @classmethod
     def for_fleet(
@@ -118,6 +120,7 @@ class SeatContext:
         rung that answered badly), or the RejectedRung of a rung that gave none. Raises only
         what is not the rung's doing (BadInput: a harness rung without a checkout, ...)."""
         request = SeatRequest(prompt=prompt, seat=lens, checkout=self.checkout)
+        self.asked.add(rung.id)
         try:
             with self.gate.admit(rung):
                 reply = self.opener(
@@ -134,6 +137,27 @@ class SeatContext:
             secrets=self.secrets,
             shown=prompt,
         )
+
+    def release_models(self, rungs: Iterable[Rung]) -> list[str]:
+        """L-7: unload (`keep_alive: 0`) each model of an Ollama rung among `rungs` that this
+        sitting asked — once, by the last holder, after every seat has finished; never during
+        the sitting (the calls keep models loaded). Returns one redacted message per rung whose
+        release failed: the verdicts stand, the model merely stays loaded."""
+        failed: list[str] = []
+        for rung in rungs:
+            if rung.transport is not TransportName.OLLAMA or rung.id not in self.asked:
+                continue
+            transport = self.opener(
+                rung_config(rung, self.fleet_dir), TransportContext(self.fleet_dir, self.environ)
+            )
+            release = getattr(transport, "release", None)
+            if release is None:
+                continue
+            try:
+                release()
+            except RungFailure as failure:
+                failed.append(redact(f"{rung.id}: {failure.message}", self.secrets))
+        return failed
 
     def _failed(self, rung: Rung, lens: str, failure: RungFailure) -> Verdict | RejectedRung:
         said = failure.message

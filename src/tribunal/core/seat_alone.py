@@ -61,7 +61,12 @@ def sit_alone(
     context = SeatContext.for_fleet(
         fleet, environ=environ, envelope_files=envelope.file_texts(), checkout=checkout
     )
-    return walk_seat(route, seat_prompt(route, envelope.text, preamble=preamble), context)
+    try:
+        return walk_seat(route, seat_prompt(route, envelope.text, preamble=preamble), context)
+    finally:
+        # L-7: the seat on its own is its models' last holder. A failed unload leaves the
+        # model loaded; the seat's verdict stands either way.
+        context.release_models(fleet.rungs.values())
 
 
 def _require_checkout(route: LensRoute, repo: Path | None) -> None:

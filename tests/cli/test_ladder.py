@@ -133,7 +133,8 @@ def test_envelope_manifest_gives_the_prompt_estimate(in_tmp: Path) -> None:
     code, out, _ = run("--fleet", "fleet.yaml", "--builder", "fa", "--envelope", "env", "--json")
     assert code == 0
     data = json.loads(out)
-    assert data["tokens"] == 146000
+    # L-3: the manifest's envelope estimate plus each lens's tier header, preamble and protocol.
+    assert 146000 + 500 < data["tokens"] < 146000 + 2000
     assert [s["reason"] for s in data["lenses"][0]["skipped"]] == [
         "builder_family",
         "capacity",

@@ -282,3 +282,37 @@ def test_a_seat_on_its_own_unloads_the_ollama_model_it_used_at_its_end(repo: Pat
         "/api/generate",
     ]
     assert server.requests[-1].body == {"model": "coder", "keep_alive": 0}
+
+
+def test_ladder_checks_capacity_with_the_prompt_the_seat_will_send(repo: Path) -> None:
+    # L-2, L-3: one estimate — a rung that holds the envelope alone but not the whole prompt is
+    # skipped by `tribunal ladder` exactly as the walk of `tribunal seat` skips it.
+    from tribunal.core.envelope_read import read_envelope
+    from tribunal.core.prompt import render_prompt
+    from tribunal.core.transports import SeatRequest
+
+    envelope = read_envelope(repo / "out" / "envelope")
+    manifest = json.loads((repo / "out" / "envelope" / "manifest.json").read_text())
+    prompt = render_prompt(
+        tier="generalist", lens="defect", question="What actually breaks?", envelope=envelope.text
+    )
+    needed = SeatRequest(prompt=prompt, seat="defect").tokens_estimate
+    context = manifest["tokens_estimate"] + 100 + 50  # holds the envelope + budget, not the prompt
+    (repo / "fleet.yaml").write_text(
+        "rungs:\n"
+        "  - {id: rec-a, family: vendor-a, transport: replay, answers: answers.yaml,"
+        f" context_tokens: {context}, max_output_tokens: 100}}\n"
+        "  - {id: the-builder, family: vendor-z, transport: replay, answers: answers.yaml}\n"
+        "tiers:\n  generalist: [rec-a]\nlenses:\n  defect: {}\n"
+    )
+    ladder = invoke(
+        "ladder", "--fleet", "fleet.yaml", "--builder", "vendor-z", "--envelope", "out/envelope",
+        "--json",
+    )  # fmt: skip
+    data = json.loads(ladder.stdout)
+    assert data["tokens"] == needed
+    assert [s["reason"] for s in data["lenses"][0]["skipped"]] == ["capacity"]
+    assert ladder.exit_code == 3
+    sat = seat("--lens", "defect", "--json")
+    assert sat.exit_code == 3
+    assert [r["reason"] for r in json.loads(sat.stdout)["rejected_rungs"]] == ["capacity"]

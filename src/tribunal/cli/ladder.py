@@ -30,7 +30,8 @@ from tribunal.enums import ExitCode
 @click.option(
     "--envelope",
     type=click.Path(file_okay=False, path_type=Path),
-    help="Envelope directory: take the prompt estimate from its manifest.json.",
+    help="Envelope directory: estimate each lens's prompt (tier header, preamble, protocol and "
+    "envelope.md, or its manifest.json estimate) as `tribunal seat` will.",
 )
 @click.option("--strict", is_flag=True, help="Make an L-4 floor warning an error (exit 2).")
 @click.option(
@@ -58,7 +59,8 @@ def ladder(
     from tribunal.core.builder import resolve_builder
     from tribunal.core.fleet import load_fleet
     from tribunal.core.floor import floor_warnings
-    from tribunal.core.prompt_size import tokens_from_envelope
+    from tribunal.core.lenses import Lens
+    from tribunal.core.prompt_size import envelope_bytes, lens_prompt_tokens
     from tribunal.core.routing import route
     from tribunal.core.routing_table import render_table
     from tribunal.paths import display_path, find_root
@@ -68,10 +70,19 @@ def ladder(
     root = find_root()
     loaded = load_fleet(fleet, display_path(fleet, root))
     who = resolve_builder(loaded, builder)
+    tokens_for = None
     if envelope is not None:
-        tokens = tokens_from_envelope(envelope, display_path(envelope / "manifest.json", root))
+        size = envelope_bytes(envelope, display_path(envelope / "manifest.json", root))
+
+        def tokens_for(lens: Lens) -> int:
+            # L-3: the prompt the walk will send, not the envelope alone (one estimate).
+            return lens_prompt_tokens(size, tier=lens.tier, lens=lens.id, question=lens.question)
+
     warnings = floor_warnings(loaded, strict=strict)
-    routing = route(loaded, who, env=os.environ, tokens=tokens, solo=solo, warnings=warnings)
+    routing = route(
+        loaded, who, env=os.environ, tokens=tokens, solo=solo, warnings=warnings,
+        tokens_for=tokens_for,
+    )  # fmt: skip
     for warning in warnings:
         click.echo(f"tribunal: warning: {loaded.label}: {warning}", err=True)
     click.echo(dump_json(routing.to_dict()) if as_json else render_table(routing), nl=False)

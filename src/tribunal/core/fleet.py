@@ -63,7 +63,9 @@ class Rung:
 
     def holds(self, tokens: int) -> bool:
         """L-3: True when the context holds a `tokens` prompt plus the answer budget."""
-        return self.context_tokens is None or tokens + self.answer_budget <= self.context_tokens
+        from tribunal.core.prompt_size import holds
+
+        return holds(self.context_tokens, tokens, self.answer_budget)
 
 
 @dataclass(frozen=True)

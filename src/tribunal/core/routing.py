@@ -9,7 +9,7 @@ Under `--solo` (L-10) builder-family rungs may sit, but only after every other e
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -79,6 +79,7 @@ class LensRoute:
     verifier: LadderRoute | None
     builder: Builder
     solo: bool
+    tokens: int | None = None  # the prompt estimate capacity was checked with (None: not)
 
     @property
     def candidates(self) -> tuple[Candidate, ...]:
@@ -241,15 +242,27 @@ def route(
     tokens: int | None = None,
     solo: bool = False,
     warnings: tuple[str, ...] = (),
+    tokens_for: Callable[[Lens], int] | None = None,
 ) -> Routing:
     """Route every lens of `fleet` for `builder` before any dispatch.
 
-    `tokens` is the prompt estimate (None: capacity not checked); `env` is where key variables
-    are looked up. Returns the `Routing`; raises nothing.
+    `tokens` is the prompt estimate (None: capacity not checked), or `tokens_for` gives each
+    lens its own (its rendered prompt, L-3); `env` is where key variables are looked up.
+    Returns the `Routing` (its `tokens` the largest estimate); raises nothing.
     """
     routes = tuple(
-        route_lens(fleet, lens, builder, env=env, tokens=tokens, solo=solo) for lens in fleet.lenses
+        route_lens(
+            fleet,
+            lens,
+            builder,
+            env=env,
+            tokens=tokens_for(lens) if tokens_for is not None else tokens,
+            solo=solo,
+        )
+        for lens in fleet.lenses
     )
+    if tokens_for is not None:
+        tokens = max((r.tokens for r in routes if r.tokens is not None), default=None)
     return Routing(fleet, builder, tokens, solo, routes, warnings)
 
 
@@ -269,7 +282,7 @@ def route_lens(
     verifier = None
     if tier.verifier is not None:
         verifier = _route_ladder(fleet, tier.verifier, builder, env, tokens, solo)
-    return LensRoute(lens, tier, primary, verifier, builder, solo)
+    return LensRoute(lens, tier, primary, verifier, builder, solo, tokens)
 
 
 def _route_ladder(

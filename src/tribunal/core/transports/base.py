@@ -97,7 +97,9 @@ class SeatRequest:
     @property
     def tokens_estimate(self) -> int:
         """E-4: the prompt's UTF-8 bytes / 2, rounded up — conservative for code and CJK."""
-        return (len(self.prompt.encode("utf-8")) + 1) // 2
+        from tribunal.core.prompt_size import estimate_tokens
+
+        return estimate_tokens(self.prompt)
 
 
 @dataclass(frozen=True)
@@ -199,7 +201,9 @@ def require_capacity(
 ) -> None:
     """L-3: raise OverCapacity when a known `context` cannot hold the prompt estimate plus the
     answer budget (checked again at every hop, before the call)."""
-    if context is not None and request.tokens_estimate + budget > context:
+    from tribunal.core.prompt_size import holds
+
+    if not holds(context, request.tokens_estimate, budget):
         raise OverCapacity(
             f"context of {context} tokens cannot hold the prompt (~{request.tokens_estimate}"
             f" tokens) plus the answer budget ({budget})",

@@ -316,3 +316,25 @@ def test_ladder_checks_capacity_with_the_prompt_the_seat_will_send(repo: Path) -
     sat = seat("--lens", "defect", "--json")
     assert sat.exit_code == 3
     assert [r["reason"] for r in json.loads(sat.stdout)["rejected_rungs"]] == ["capacity"]
+
+
+def test_a_change_too_large_for_every_rung_gets_one_clear_line(repo: Path) -> None:
+    # ladder and seat both say it once, and the lens holds (exit 3).
+    (repo / "fleet.yaml").write_text(
+        "rungs:\n"
+        "  - {id: rec-a, family: vendor-a, transport: replay, answers: answers.yaml,"
+        " context_tokens: 300, max_output_tokens: 100}\n"
+        "  - {id: rec-b, family: vendor-b, transport: replay, answers: answers.yaml,"
+        " context_tokens: 900, max_output_tokens: 100}\n"
+        "  - {id: the-builder, family: vendor-z, transport: replay, answers: answers.yaml}\n"
+        "tiers:\n  generalist: [rec-a, rec-b, the-builder]\nlenses:\n  defect: {}\n"
+    )
+    ladder = invoke("ladder", "--fleet", "fleet.yaml", "--builder", "vendor-z",
+                    "--envelope", "out/envelope")  # fmt: skip
+    sat = seat("--lens", "defect")
+    for result in (ladder, sat):
+        assert result.exit_code == 3
+        lines = [line for line in result.stderr.splitlines() if "too large" in line]
+        assert len(lines) == 1
+        assert lines[0].startswith("tribunal: the change is too large for every rung: the prompt")
+        assert lines[0].endswith("tokens + the answer budget; the largest rung holds 900")

@@ -218,3 +218,31 @@ def test_a_role_routes_on_a_tier_like_a_lens(tmp_path: Path) -> None:
     lens = route_lens(fleet, role, resolve_builder(fleet, "anthropic"), env=ALL_KEYS)
     assert [c.rung.id for c in lens.candidates] == ["harness-c", "local-coder"]
     assert lens.skipped[0].rung.id == "anthropic/claude-y"
+
+
+SMALL_FLEET = """\
+rungs:
+  - {id: a, family: fa, transport: command, command: [a], context_tokens: 8000}
+  - {id: b, family: fb, transport: command, command: [b], context_tokens: 32000}
+  - {id: z, family: fz, transport: command, command: [z]}
+tiers:
+  t: [a, b, z]
+  u: [z]
+lenses:
+  defect: {tier: t}
+  other: {tier: u, question: "Other?"}
+"""
+
+
+def test_too_large_for_every_rung_is_one_message_or_none(tmp_path: Path) -> None:
+    # X-2: a lens that lost every rung but the builder's to capacity gets one clear line.
+    from tribunal.core.routing import too_large_for_every_rung
+
+    fleet = fleet_from(tmp_path, SMALL_FLEET)
+    lenses = routed(fleet, "fz", tokens=40000).lenses
+    assert too_large_for_every_rung(lenses) == (
+        "the change is too large for every rung of lens defect: the prompt needs ~40000 tokens"
+        " + the answer budget; the largest rung holds 32000"
+    )
+    assert too_large_for_every_rung(routed(fleet, "fz", tokens=20000).lenses) is None
+    assert too_large_for_every_rung(routed(fleet, "fz").lenses) is None  # no estimate given

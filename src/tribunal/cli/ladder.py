@@ -61,7 +61,7 @@ def ladder(
     from tribunal.core.floor import floor_warnings
     from tribunal.core.lenses import Lens
     from tribunal.core.prompt_size import envelope_bytes, lens_prompt_tokens
-    from tribunal.core.routing import route
+    from tribunal.core.routing import route, too_large_for_every_rung
     from tribunal.core.routing_table import render_table
     from tribunal.paths import display_path, find_root
 
@@ -86,4 +86,7 @@ def ladder(
     for warning in warnings:
         click.echo(f"tribunal: warning: {loaded.label}: {warning}", err=True)
     click.echo(dump_json(routing.to_dict()) if as_json else render_table(routing), nl=False)
+    too_large = too_large_for_every_rung(routing.lenses)
+    if too_large is not None:  # one clear line, not only one per skipped rung
+        click.echo(f"tribunal: {too_large}", err=True)
     ctx.exit(ExitCode.OK if routing.all_seated else ExitCode.NO_VERDICT)

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import click
 
-from tribunal.enums import ExitCode
+from tribunal.enums import ExitCode, SeatVerdict
 
 ROLES = ("verifier", "implementor", "safety")
 
@@ -144,6 +144,17 @@ def seat(
         write_atomic(target.path, dump_mapping(vote))
         click.echo(f"seat: wrote {display_path(target.path, root)} ({vote['vote']})", err=True)
     click.echo(dump_json(record.to_dict()) if as_json else render_seat(record), nl=False)
+    if record.verdict is SeatVerdict.HOLD:
+        from tribunal.core.routing import too_large_for_every_rung
+        from tribunal.core.seat_alone import seat_route
+
+        route, _ = seat_route(
+            loaded, who, lens, envelope, environ=os.environ, solo=solo,
+            preamble=brief.preamble if brief is not None else None,
+        )  # fmt: skip
+        too_large = too_large_for_every_rung([route])
+        if too_large is not None:  # one clear line, not only one per skipped rung
+            click.echo(f"tribunal: {too_large}", err=True)
     ctx.exit(_EXIT[record.verdict.value])
 
 

@@ -9,7 +9,7 @@ Under `--solo` (L-10) builder-family rungs may sit, but only after every other e
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -232,6 +232,39 @@ def capacity_skip(rung: Rung, tokens: int) -> Skip | None:
         return None
     detail = f"needs {tokens} + {rung.answer_budget} tokens, holds {rung.context_tokens}"
     return Skip(rung, ReasonCode.CAPACITY, detail)
+
+
+def too_large_for_every_rung(routes: Sequence[LensRoute]) -> str | None:
+    """X-2: the one clear message for a change too large for every rung — some lens (of
+    `routes`, routed with a prompt estimate) has no rung left and lost every rung that was not
+    the builder's to `capacity` — or None when that is not so. The lens holds (exit 3); this
+    says why in one line instead of one line per rung."""
+    capacity = (ReasonCode.CAPACITY,)
+    allowed = (ReasonCode.CAPACITY, ReasonCode.BUILDER_FAMILY)
+    too_large = [
+        lens
+        for lens in routes
+        if lens.tokens is not None
+        and not lens.candidates
+        and any(skip.reason in capacity for skip in lens.skipped)
+        and all(skip.reason in allowed for skip in lens.skipped)
+    ]
+    if not too_large:
+        return None
+    needs = max(lens.tokens or 0 for lens in too_large)
+    largest = max(
+        skip.rung.context_tokens or 0
+        for lens in too_large
+        for skip in lens.skipped
+        if skip.reason is ReasonCode.CAPACITY
+    )
+    which = ""
+    if len(too_large) < len(routes):
+        which = f" of lens {', '.join(lens.lens.id for lens in too_large)}"
+    return (
+        f"the change is too large for every rung{which}: the prompt needs ~{needs} tokens + "
+        f"the answer budget; the largest rung holds {largest}"
+    )
 
 
 def route(

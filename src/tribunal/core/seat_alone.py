@@ -10,6 +10,7 @@ from tribunal.core.builder import Builder
 from tribunal.core.envelope import Envelope
 from tribunal.core.fleet import Fleet
 from tribunal.core.lenses import Lens
+from tribunal.core.prompt_size import estimate_tokens
 from tribunal.core.routing import LensRoute, route_lens
 from tribunal.core.seat import SeatContext, seat_prompt, walk_seat
 from tribunal.core.seat_record import SeatRecord
@@ -39,6 +40,24 @@ def tier_lens(fleet: Fleet, lens: Lens, field: str) -> Lens:
     return lens
 
 
+def seat_route(
+    fleet: Fleet,
+    builder: Builder,
+    lens: Lens,
+    envelope: Envelope,
+    *,
+    environ: Mapping[str, str],
+    solo: bool = False,
+    preamble: str | None = None,
+) -> tuple[LensRoute, str]:
+    """The route of `lens` for `builder`, capacity checked with the seat's own prompt (L-3),
+    and that prompt over `envelope`. Raises nothing of its own (no rung is called)."""
+    unsized = route_lens(fleet, lens, builder, env=environ, solo=solo)
+    prompt = seat_prompt(unsized, envelope.text, preamble=preamble)
+    tokens = estimate_tokens(prompt)
+    return route_lens(fleet, lens, builder, env=environ, tokens=tokens, solo=solo), prompt
+
+
 def sit_alone(
     fleet: Fleet,
     builder: Builder,
@@ -55,14 +74,16 @@ def sit_alone(
     Returns the SeatRecord. Raises BadInput before any dispatch when a rung the seat could walk
     to runs a harness (`command`) and no `repo` (the worktree of the envelope's head) is given.
     """
-    route = route_lens(fleet, lens, builder, env=environ, solo=solo)
+    route, prompt = seat_route(
+        fleet, builder, lens, envelope, environ=environ, solo=solo, preamble=preamble
+    )
     _require_checkout(route, repo)
     checkout = Checkout(repo, envelope.head) if repo is not None else None
     context = SeatContext.for_fleet(
         fleet, environ=environ, envelope_files=envelope.file_texts(), checkout=checkout
     )
     try:
-        return walk_seat(route, seat_prompt(route, envelope.text, preamble=preamble), context)
+        return walk_seat(route, prompt, context)
     finally:
         # L-7: the seat on its own is its models' last holder. A failed unload leaves the
         # model loaded; the seat's verdict stands either way.

@@ -55,3 +55,9 @@ def test_property_no_key_survives(before: str, after: str, key: str) -> None:
 def test_property_no_key_prefix_at_a_cut(text: str, key: str, cut_at: int) -> None:
     shown = redact(text + key[:cut_at], [key], cut=True)
     assert not shown.endswith(key[:cut_at]) or key[:cut_at] in REDACTED
+
+
+def test_raw_tail_of_text_with_a_lone_surrogate_is_writable_utf8() -> None:
+    tail = raw_tail("a\ud800b", [])
+    assert tail == "a?b"
+    tail.encode("utf-8")  # a record holding it can be written

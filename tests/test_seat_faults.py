@@ -35,7 +35,7 @@ from tests.jurors import (
     verdict,
 )
 from tribunal.core.seat import SeatContext, walk_seat
-from tribunal.core.transports.base import REPLY_CAP_BYTES
+from tribunal.core.verdict import MAX_REPLY_BYTES
 from tribunal.documents import first_schema_error
 from tribunal.enums import ReasonCode, SeatVerdict
 
@@ -110,7 +110,7 @@ def test_every_fault_lands_in_its_l6_row(tmp_path: Path, protocol: str, fault: s
     data = record.to_dict()
     assert first_schema_error(data, "seat_record") is None
     assert record.verdict is not SeatVerdict.PASS  # S-1: none ever becomes a pass
-    assert peak < 6 * REPLY_CAP_BYTES  # memory stays bounded, whatever was sent
+    assert peak < 6 * MAX_REPLY_BYTES  # memory stays bounded, whatever was sent
     assert KEY not in json.dumps(data)
     if row.walks_on:
         assert (record.rung, asked_fallback) == ("fallback", 1)

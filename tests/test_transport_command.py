@@ -22,7 +22,8 @@ from tribunal.core.transports import (
     Truncated,
     open_transport,
 )
-from tribunal.core.transports.base import REPLY_CAP_BYTES, TransportConfig, TransportContext
+from tribunal.core.transports.base import TransportConfig, TransportContext
+from tribunal.core.verdict import MAX_REPLY_BYTES
 from tribunal.core.worktree import detached_worktree
 from tribunal.enums import ReasonCode
 from tribunal.errors import BadInput
@@ -183,9 +184,9 @@ def test_a_flood_is_read_no_further_than_one_mebibyte(repo: GitRepo) -> None:
 
 
 def test_just_under_the_cap_is_a_reply(repo: GitRepo) -> None:
-    code = f"import sys; sys.stdin.read(); sys.stdout.write('y' * {REPLY_CAP_BYTES - 10})"
+    code = f"import sys; sys.stdin.read(); sys.stdout.write('y' * {MAX_REPLY_BYTES - 10})"
     reply = ask(repo, harness(code))
-    assert len(reply.text) == REPLY_CAP_BYTES - 10
+    assert len(reply.text) == MAX_REPLY_BYTES - 10
 
 
 def test_large_prompt_is_fed_whole(repo: GitRepo) -> None:

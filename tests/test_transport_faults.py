@@ -40,7 +40,8 @@ from tribunal.core.transports import (
     Unreadable,
     open_transport,
 )
-from tribunal.core.transports.base import REPLY_CAP_BYTES, TransportContext
+from tribunal.core.transports.base import TransportContext
+from tribunal.core.verdict import MAX_REPLY_BYTES
 from tribunal.enums import ReasonCode
 
 KEY = "sk-juror-0123456789abcdef"
@@ -176,15 +177,15 @@ def test_ten_megabytes_are_read_no_further_than_one(server: JurorServer) -> None
         _, peak = tracemalloc.get_traced_memory()
     finally:
         tracemalloc.stop()
-    assert peak < 6 * REPLY_CAP_BYTES  # far below the 10 MB sent
+    assert peak < 6 * MAX_REPLY_BYTES  # far below the 10 MB sent
     assert caught.value.status == 200
     assert caught.value.reason is ReasonCode.MALFORMED
     assert len(caught.value.raw_tail.encode()) <= 2048
 
 
 def test_just_under_the_cap_is_read(server: JurorServer) -> None:
-    answered = ask(server, huge(REPLY_CAP_BYTES - 1024))
-    assert len(answered.text) > REPLY_CAP_BYTES - 4096
+    answered = ask(server, huge(MAX_REPLY_BYTES - 1024))
+    assert len(answered.text) > MAX_REPLY_BYTES - 4096
 
 
 def test_missing_usage_is_none_never_a_guess(server: JurorServer) -> None:

@@ -8,6 +8,7 @@ from collections.abc import Iterator
 import pytest
 
 from tests.jurors import VALID, JurorServer, length, reply, verdict
+from tribunal.core.prompt_size import DEFAULT_ANSWER_TOKENS
 from tribunal.core.transports import (
     NoCredentials,
     OverCapacity,
@@ -16,7 +17,7 @@ from tribunal.core.transports import (
     Truncated,
     open_transport,
 )
-from tribunal.core.transports.base import DEFAULT_MAX_OUTPUT_TOKENS, TransportContext
+from tribunal.core.transports.base import TransportContext
 from tribunal.core.transports.ollama import ollama_base
 from tribunal.enums import ReasonCode
 from tribunal.errors import BadInput
@@ -138,7 +139,7 @@ def test_anthropic_request(anthropic: JurorServer) -> None:
     assert "Authorization" not in sent.headers
     assert sent.body == {
         "model": "juror-1",
-        "max_tokens": DEFAULT_MAX_OUTPUT_TOKENS,
+        "max_tokens": DEFAULT_ANSWER_TOKENS,
         "temperature": 0,
         "messages": [{"role": "user", "content": PROMPT}],
         "top_k": 1,
@@ -212,7 +213,7 @@ def test_ollama_params_merge_options(ollama: JurorServer) -> None:
     open_transport(config, TransportContext(environ={})).answer(REQUEST)
     chat = ollama.chat_requests()[-1].body
     assert chat["options"]["top_k"] == 5
-    assert chat["options"]["num_predict"] == DEFAULT_MAX_OUTPUT_TOKENS
+    assert chat["options"]["num_predict"] == DEFAULT_ANSWER_TOKENS
     assert chat["keep_alive"] == "2h"
 
 

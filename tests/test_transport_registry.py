@@ -20,7 +20,6 @@ from tribunal.core.transports import (
     Usage,
     default_registry,
     key_values,
-    missing_credentials,
     open_transport,
 )
 from tribunal.errors import BadInput
@@ -118,15 +117,6 @@ def test_a_name_registers_once() -> None:
     registry.register("echo", EchoTransport)
     with pytest.raises(ValueError, match="twice"):
         registry.register("echo", EchoTransport)
-
-
-def test_missing_credentials_names_the_variable() -> None:
-    config = TransportConfig(id="r", family="f", transport="openai", api_key_env="GATEWAY_KEY")
-    assert missing_credentials(config, {}) == "GATEWAY_KEY"
-    assert missing_credentials(config, {"GATEWAY_KEY": ""}) == "GATEWAY_KEY"
-    assert missing_credentials(config, {"GATEWAY_KEY": "k"}) is None
-    keyless = TransportConfig(id="r", family="f", transport="openai")
-    assert missing_credentials(keyless, {}) is None
 
 
 def test_opening_transports_imports_no_http_client_or_git() -> None:

@@ -17,7 +17,7 @@ from tribunal.core.transports import (
     Truncated,
     open_transport,
 )
-from tribunal.core.transports.base import REPLY_CAP_BYTES
+from tribunal.core.verdict import MAX_REPLY_BYTES
 from tribunal.errors import BadInput
 
 ANSWERS = """\
@@ -75,7 +75,7 @@ def test_empty_recorded_reply_is_truncated(fleet_dir: Path) -> None:
 
 
 def test_oversize_recorded_reply_is_malformed(fleet_dir: Path) -> None:
-    big = "x" * (REPLY_CAP_BYTES + 1)
+    big = "x" * (MAX_REPLY_BYTES + 1)
     (fleet_dir / "big.yaml").write_text(f"defect: {big}\n", encoding="utf-8")
     with pytest.raises(Oversize):
         ask(fleet_dir, "defect", "big.yaml")

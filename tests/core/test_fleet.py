@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 
 from tests.core.fleets import SPEC_FLEET, fleet_from
-from tribunal.core.fleet import DEFAULT_ANSWER_TOKENS
 from tribunal.core.lenses import DEFAULT_LENSES
+from tribunal.core.prompt_size import DEFAULT_ANSWER_TOKENS
 from tribunal.enums import Transport
 from tribunal.errors import BadInput
 

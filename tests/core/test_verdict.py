@@ -7,15 +7,14 @@ import json
 import pytest
 
 from tribunal.core.answer import read_reply
+from tribunal.core.redaction import RAW_TAIL_BYTES, raw_tail
 from tribunal.core.seat_record import RejectedRung
 from tribunal.core.verdict import (
     MAX_REPLY_BYTES,
-    RAW_TAIL_BYTES,
     MalformedVerdict,
     Verdict,
     WrongLens,
     parse_verdict,
-    raw_tail,
 )
 from tribunal.enums import CitationStatus, ReasonCode, SeatVerdict, Severity
 
@@ -260,3 +259,17 @@ def test_replies_built_to_be_slow_to_read_are_malformed(text: str) -> None:
 def test_a_verdict_after_many_small_objects_is_still_found() -> None:
     text = '{"x": 1} ' * 100_000 + reply(PASS)
     assert parse_verdict(text, lens="defect").verdict is SeatVerdict.PASS
+
+
+def test_a_malformed_replys_tail_redacts_escaped_and_quoted_key_forms() -> None:
+    # L-8 with one raw_tail: the verdict reader redacts a key as a server may echo it back.
+    import urllib.parse
+
+    key = 'sk-a/b "c" d'
+    forms = [urllib.parse.quote(key, safe=""), json.dumps(key)[1:-1]]
+    with pytest.raises(MalformedVerdict) as info:
+        parse_verdict(
+            f"no verdict; you sent {forms[0]} and {forms[1]}", lens="defect", secrets=[key]
+        )
+    assert all(form not in info.value.raw_tail for form in forms)
+    assert info.value.raw_tail.count("[redacted]") == 2

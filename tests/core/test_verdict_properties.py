@@ -10,8 +10,9 @@ from hypothesis import assume, given
 from hypothesis import strategies as st
 
 from tribunal.core.answer import read_reply
+from tribunal.core.redaction import RAW_TAIL_BYTES
 from tribunal.core.seat_record import RejectedRung
-from tribunal.core.verdict import RAW_TAIL_BYTES, VerdictError, parse_verdict
+from tribunal.core.verdict import VerdictError, parse_verdict
 from tribunal.enums import SeatVerdict
 
 LENS = "defect"

@@ -14,8 +14,9 @@ from dataclasses import replace
 from tribunal.core.verdict import Verdict
 from tribunal.enums import CitationStatus
 
-# path:line, path:line-line, or path:line:column.
-_LOCATION = re.compile(r"(?P<path>.+?):(?P<line>\d+)(?:-(?P<end>\d+)|:\d+)?")
+# V-1 `location`: path:line, path:line-line, or path:line:column (ASCII digits) — the one
+# grammar every reader of a location uses (the seated vote's evidence_ref too).
+LOCATION = re.compile(r"(?P<path>.+?):(?P<line>[0-9]+)(?:-(?P<end>[0-9]+)|:[0-9]+)?")
 _QUOTES = ("```", "`", '"', "'")
 
 
@@ -38,7 +39,7 @@ def cite(location: str | None, evidence: str | None, envelope: Mapping[str, str]
     quoted `evidence` must occur verbatim in that file."""
     if not location:
         return CitationStatus.UNLOCATED
-    match = _LOCATION.fullmatch(location.strip())
+    match = LOCATION.fullmatch(location.strip())
     if match is None:
         # A bare path still tells us whether the envelope held the file.
         path = _envelope_path(location.strip(), envelope)

@@ -13,12 +13,11 @@ from pathlib import Path
 from typing import Any
 
 from tribunal.core.lenses import DEFAULT_LENSES, DEFAULTS_BY_ID, Lens
+from tribunal.core.prompt_size import DEFAULT_ANSWER_TOKENS, holds
+from tribunal.core.transports.deadline import DEFAULT_TIMEOUT_S
 from tribunal.documents import Document, load_yaml, validate
 from tribunal.enums import Transport
 
-# L-3: the answer budget of a rung that declares no max_output_tokens.
-DEFAULT_ANSWER_TOKENS = 4096
-DEFAULT_TIMEOUT_S = 120.0
 # L-1 shorthand: where a provider's key comes from when the rung names none.
 SHORTHAND_KEY_ENV: dict[Transport, str] = {
     Transport.OPENAI: "OPENAI_API_KEY",
@@ -63,8 +62,6 @@ class Rung:
 
     def holds(self, tokens: int) -> bool:
         """L-3: True when the context holds a `tokens` prompt plus the answer budget."""
-        from tribunal.core.prompt_size import holds
-
         return holds(self.context_tokens, tokens, self.answer_budget)
 
 

@@ -7,6 +7,9 @@ from pathlib import Path
 
 from tribunal.documents import load_json
 
+# L-3: the answer budget (max_output_tokens) of a rung that declares none.
+DEFAULT_ANSWER_TOKENS = 4096
+
 
 def tokens_for_bytes(size: int) -> int:
     """E-4: a text of `size` UTF-8 bytes is taken to need bytes / 2 tokens, rounded up

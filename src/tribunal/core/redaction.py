@@ -41,9 +41,11 @@ def raw_tail(text: str, secrets: Iterable[str], *, cut: bool = False) -> str:
     """The last 2 KB (UTF-8) of `text` after redaction (L-6 `raw_tail`). Redacting comes first
     so the tail can never start in the middle of a key."""
     shown = redact(text, secrets, cut=cut)
-    data = shown.encode("utf-8")
+    # A lone surrogate (text a model or a parser let through) cannot be written as UTF-8: "?".
+    data = shown.encode("utf-8", errors="replace")
     if len(data) <= RAW_TAIL_BYTES:
-        return shown
+        return data.decode("utf-8")
+    # A cut inside a multi-byte character drops that character's leftover bytes.
     return data[-RAW_TAIL_BYTES:].decode("utf-8", errors="ignore")
 
 

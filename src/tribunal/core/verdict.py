@@ -14,14 +14,13 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
 from typing import Any
 
+from tribunal.core.redaction import raw_tail
 from tribunal.documents import DuplicateKey, reject_duplicate_keys
 from tribunal.enums import CitationStatus, ReasonCode, SeatVerdict, Severity
 from tribunal.errors import TribunalError
 
-# L-6: a reply over 1 MiB is malformed and read no further.
+# L-6: a reply over 1 MiB is malformed and read no further (the transports' cap too).
 MAX_REPLY_BYTES = 1 << 20
-# L-6: a rejected rung keeps at most this many bytes of what it said.
-RAW_TAIL_BYTES = 2048
 
 # V-2: a fence line (``` or ~~~ with an optional info string). Fence markers sharing a line with
 # the JSON stay: the reader looks for objects, not for lines, so they cannot hide one.
@@ -129,17 +128,6 @@ class Verdict:
         marks = [entry.citation for entry in self.findings]
         marks += [entry.citation for entry in self.checked]
         return CitationStatus.VERIFIED not in marks
-
-
-def raw_tail(text: str, *, secrets: Iterable[str] = ()) -> str:
-    """The last `RAW_TAIL_BYTES` UTF-8 bytes of `text`, with every secret value redacted first
-    (L-8: a key a server echoes back never reaches a record)."""
-    for secret in secrets:
-        if secret:
-            text = text.replace(secret, "[redacted]")
-    tail = text.encode("utf-8", errors="replace")[-RAW_TAIL_BYTES:]
-    # A cut inside a multi-byte character drops that character's leftover bytes.
-    return tail.decode("utf-8", errors="ignore")
 
 
 def parse_verdict(

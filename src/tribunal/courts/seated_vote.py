@@ -11,12 +11,12 @@ repository) is cited as the envelope's manifest instead, which names every file 
 from __future__ import annotations
 
 import os
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from tribunal.core.citations import LOCATION
 from tribunal.core.envelope import MANIFEST_NAME
 from tribunal.core.seat_record import SeatRecord
 from tribunal.courts.charter import Charter
@@ -25,7 +25,6 @@ from tribunal.enums import JudgmentVerdict, Role, SeatVerdict, Severity, VoteAct
 from tribunal.errors import BadInput, BrokenRef
 from tribunal.records.refs import resolve_ref
 
-_LOCATION = re.compile(r"(?P<path>.+?):(?P<line>[0-9]+)(?:[-:][0-9]+)?")
 _VOTES: dict[SeatVerdict, JudgmentVerdict] = {
     SeatVerdict.PASS: JudgmentVerdict.APPROVE,
     SeatVerdict.REFUSE: JudgmentVerdict.DENY,
@@ -55,7 +54,7 @@ class VoteTarget:
         return refs or [self.manifest_ref]
 
     def _ref(self, location: str) -> str | None:
-        match = _LOCATION.fullmatch(location.strip())
+        match = LOCATION.fullmatch(location.strip())
         if match is None or self.repo is None:
             return None
         target = self.repo.resolve() / match["path"].removeprefix("./")

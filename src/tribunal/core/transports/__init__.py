@@ -20,7 +20,6 @@ from tribunal.core.transports.base import (
     TransportContext,
     Usage,
     key_values,
-    missing_credentials,
 )
 from tribunal.core.transports.failures import (
     Annulled,
@@ -57,6 +56,5 @@ __all__ = [
     "Usage",
     "default_registry",
     "key_values",
-    "missing_credentials",
     "open_transport",
 ]

@@ -17,9 +17,6 @@ from typing import Any, Protocol
 
 from tribunal.core.transports.failures import NoCredentials, OverCapacity, Truncated
 
-DEFAULT_MAX_OUTPUT_TOKENS = 4096  # the answer budget of a rung that declares none
-REPLY_CAP_BYTES = 1024 * 1024  # L-6: a reply over 1 MiB is read no further (malformed)
-
 
 @dataclass(frozen=True)
 class TransportConfig:
@@ -68,7 +65,9 @@ class TransportConfig:
     @property
     def answer_budget(self) -> int:
         """The answer budget in tokens: `max_output_tokens`, else the default."""
-        return self.max_output_tokens or DEFAULT_MAX_OUTPUT_TOKENS
+        from tribunal.core.prompt_size import DEFAULT_ANSWER_TOKENS
+
+        return self.max_output_tokens or DEFAULT_ANSWER_TOKENS
 
 
 @dataclass(frozen=True)
@@ -173,14 +172,6 @@ def api_key(config: TransportConfig, environ: Mapping[str, str]) -> str | None:
     if not value:
         raise NoCredentials(f"{config.api_key_env} is not set", rung=config.id)
     return value
-
-
-def missing_credentials(config: TransportConfig, environ: Mapping[str, str]) -> str | None:
-    """The name of the rung's API key variable when it is unset (L-6: skip before dispatch),
-    else None."""
-    if config.api_key_env and not environ.get(config.api_key_env):
-        return config.api_key_env
-    return None
 
 
 def key_values(configs: Iterable[TransportConfig], environ: Mapping[str, str]) -> list[str]:

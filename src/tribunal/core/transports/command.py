@@ -21,7 +21,6 @@ from typing import IO
 
 from tribunal.core.redaction import raw_tail, redact
 from tribunal.core.transports.base import (
-    REPLY_CAP_BYTES,
     Reply,
     SeatRequest,
     TransportConfig,
@@ -33,6 +32,7 @@ from tribunal.core.transports.base import (
 from tribunal.core.transports.deadline import Deadline
 from tribunal.core.transports.failures import Annulled, NotAnswered, Oversize
 from tribunal.core.transports.registry import TransportRegistry
+from tribunal.core.verdict import MAX_REPLY_BYTES
 from tribunal.core.worktree import detached_worktree
 from tribunal.errors import BadInput
 
@@ -101,7 +101,7 @@ class CommandTransport:
             )
         if run.oversize:
             raise Oversize(
-                f"reply over {REPLY_CAP_BYTES} bytes, read no further",
+                f"reply over {MAX_REPLY_BYTES} bytes, read no further",
                 rung=self.config.id,
                 raw_tail=tail,
             )
@@ -176,7 +176,7 @@ def run_harness(
     oversize = over.is_set()
     return HarnessRun(
         returncode=None if timed_out or oversize else process.returncode,
-        stdout=bytes(stdout[:REPLY_CAP_BYTES]),
+        stdout=bytes(stdout[:MAX_REPLY_BYTES]),
         stderr_tail=bytes(stderr),
         timed_out=timed_out and not oversize,
         oversize=oversize,
@@ -198,7 +198,7 @@ def _read_stdout(
     with contextlib.suppress(OSError):  # the pipe closed under a reader that outlived its wait
         while chunk := os.read(pipe.fileno(), _CHUNK):
             into += chunk
-            if len(into) > REPLY_CAP_BYTES:  # L-6: read no further; memory stays bounded
+            if len(into) > MAX_REPLY_BYTES:  # L-6: read no further; memory stays bounded
                 over.set()
                 _kill_group(process)
                 return

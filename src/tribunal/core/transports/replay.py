@@ -13,7 +13,6 @@ from pathlib import Path
 
 from tribunal.core.redaction import raw_tail
 from tribunal.core.transports.base import (
-    REPLY_CAP_BYTES,
     Reply,
     SeatRequest,
     TransportConfig,
@@ -23,6 +22,7 @@ from tribunal.core.transports.base import (
 )
 from tribunal.core.transports.failures import NotAnswered, Oversize
 from tribunal.core.transports.registry import TransportRegistry
+from tribunal.core.verdict import MAX_REPLY_BYTES
 from tribunal.errors import BadInput
 
 
@@ -71,11 +71,11 @@ class ReplayTransport:
                 rung=self.config.id,
             )
         text = answers[request.seat]
-        if len(text.encode("utf-8")) > REPLY_CAP_BYTES:
+        if len(text.encode("utf-8")) > MAX_REPLY_BYTES:
             raise Oversize(
-                f"recorded reply over {REPLY_CAP_BYTES} bytes",
+                f"recorded reply over {MAX_REPLY_BYTES} bytes",
                 rung=self.config.id,
-                raw_tail=raw_tail(text[:REPLY_CAP_BYTES], ()),
+                raw_tail=raw_tail(text[:MAX_REPLY_BYTES], ()),
             )
         return checked_reply(
             Reply(

@@ -17,9 +17,9 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from tribunal.core.redaction import raw_tail, redact
-from tribunal.core.transports.base import REPLY_CAP_BYTES
 from tribunal.core.transports.deadline import Deadline
 from tribunal.core.transports.failures import NotAnswered, OverCapacity, Oversize, Unreadable
+from tribunal.core.verdict import MAX_REPLY_BYTES
 from tribunal.errors import BadInput
 
 if TYPE_CHECKING:
@@ -73,7 +73,7 @@ def post_json(
         ):
             status = response.status_code
             ok = 200 <= status < 300
-            data, cut = _read_capped(response, REPLY_CAP_BYTES if ok else ERROR_BODY_CAP, deadline)
+            data, cut = _read_capped(response, MAX_REPLY_BYTES if ok else ERROR_BODY_CAP, deadline)
     except httpx.TimeoutException:
         raise deadline.expired() from None
     except (httpx.InvalidURL, httpx.UnsupportedProtocol) as error:
@@ -93,7 +93,7 @@ def post_json(
         raise NotAnswered(f"HTTP {status}", rung=rung, status=status, raw_tail=tail)
     if cut:
         raise Oversize(
-            f"reply over {REPLY_CAP_BYTES} bytes, read no further",
+            f"reply over {MAX_REPLY_BYTES} bytes, read no further",
             rung=rung,
             status=status,
             raw_tail=tail,

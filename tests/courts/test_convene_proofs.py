@@ -129,7 +129,11 @@ def test_working_tree_edits_do_not_change_what_is_judged(runs: dict[str, Ran]) -
     import subprocess
 
     diff = subprocess.run(
-        ["git", "diff", "--binary", "main~2...main"], cwd=repo, capture_output=True, check=True
+        # E-1 as pinned in core/commit_range.py: --full-index keeps every blob id whole.
+        ["git", "diff", "--binary", "--full-index", "main~2...main"],
+        cwd=repo,
+        capture_output=True,
+        check=True,
     ).stdout
     assert manifest["receipt"] == hashlib.sha256(diff).hexdigest()
 

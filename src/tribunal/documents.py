@@ -161,15 +161,20 @@ def parse_yaml(text: str, label: str) -> tuple[Any, dict[FieldPath, int]]:
     from ruamel.yaml import YAML
     from ruamel.yaml.error import MarkedYAMLError, YAMLError
 
+    from tribunal.yaml_input import ANCHOR_PROBLEM, ruamel_composer
+
     yaml = YAML(typ="rt")
     yaml.allow_duplicate_keys = False
+    yaml.Composer = ruamel_composer()  # S-5: no anchors, no aliases, so no alias bombs
     try:
         tree = yaml.load(text)
     except MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         line = mark.line + 1 if mark is not None else None
         problem = exc.problem or exc.context or "malformed YAML"
-        raise BadInput(f"malformed YAML: {problem}", source=label, line=line) from None
+        if not problem.startswith(ANCHOR_PROBLEM):
+            problem = f"malformed YAML: {problem}"
+        raise BadInput(problem, source=label, line=line) from None
     except YAMLError as exc:
         raise BadInput(f"malformed YAML: {exc}", source=label) from None
     except RecursionError:

@@ -192,9 +192,13 @@ def _parse_yaml(text: str, label: str) -> Any:
     """Bulk YAML (SPEC §1: PyYAML, C loader when available); duplicate keys are errors (C-5)."""
     import yaml
 
+    from tribunal.yaml_input import refuse_anchors
+
+    loader = _case_loader()
     try:
+        refuse_anchors(text, loader, label)  # S-5: no alias bombs
         # C-5: a SafeLoader subclass (C when available), never the unsafe full loader.
-        return yaml.load(text, Loader=_case_loader())
+        return yaml.load(text, Loader=loader)
     except yaml.MarkedYAMLError as error:
         mark = error.problem_mark or error.context_mark
         problem = error.problem or error.context or "malformed YAML"

@@ -181,8 +181,11 @@ class Spec:
             assert current is not None
             run.blocked = Blocked(current, why_not(error))
         if run.blocked is not None:
+            # T-2: the invariants were never reached; say where the case stopped, not the
+            # blocking expression's own trouble (which reads as if the invariant had it).
+            why = f"not evaluated: the case stopped at {run.blocked.expression.text}"
             run.invariants = [
-                InvariantCheck(inv, InvariantStatus.NOT_EVALUATED, {}, run.blocked.why)
+                InvariantCheck(inv, InvariantStatus.NOT_EVALUATED, {}, why)
                 for inv in self.invariants
             ]
             return run

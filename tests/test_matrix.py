@@ -127,6 +127,14 @@ def test_only_failing_pair_is_uniform_fail(tmp_path: Path, monkeypatch: pytest.M
             "--pairs: pair 'frontier-reviewer/frontier-reviewer' is not a pair listed in "
             "matrix/tiers.json",
         ),
+        # T-7: a value that selects no pair (or has a hole) would give a vacuous uniform_pass.
+        (",", "--pairs: pair list ',' has an empty item; name impl/verifier"),
+        ("", "--pairs: pair list '' has an empty item; name impl/verifier"),
+        (" ", "--pairs: pair list ' ' has an empty item; name impl/verifier"),
+        (
+            "local-coder/local-coder,",
+            "--pairs: pair list 'local-coder/local-coder,' has an empty item; name impl/verifier",
+        ),
     ],
 )
 def test_bad_pairs_option(

@@ -49,16 +49,18 @@ class TierConfig:
     pairs: tuple[TierPair, ...]
 
     def select(self, wanted: str | None) -> list[TierPair]:
-        """The pairs named by `--pairs impl/verifier,...` (in that order), or all pairs.
+        """The pairs named by `--pairs impl/verifier,...` (in that order), or all pairs (None).
 
-        Raises BadInput for an item that names an unknown tier or a pair that is not listed.
+        Raises BadInput for an empty item (so for a value that names no pair: a matrix of no
+        pair would be a vacuous uniform_pass, T-7), an item that names an unknown tier, or a
+        pair that is not listed.
         """
-        if wanted is None or not wanted.strip():
+        if wanted is None:
             return list(self.pairs)
         selected: list[TierPair] = []
         for item in (part.strip() for part in wanted.split(",")):
             if not item:
-                continue
+                raise self._bad_pair(f"list {wanted!r} has an empty item; name impl/verifier")
             impl, slash, verifier = (side.strip() for side in item.partition("/"))
             if not slash or not impl or not verifier:
                 raise self._bad_pair(f"{item!r} is not of the form impl/verifier")

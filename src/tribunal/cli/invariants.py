@@ -50,18 +50,19 @@ def invariants(
     if (baseline_path is None) != (target is None):
         raise click.UsageError("--baseline and --target go together")
 
-    from tribunal.atomic import write_json
+    from tribunal.cli.outputs import check_output_path, write_output
     from tribunal.documents import load_json
     from tribunal.evidence.invariants import check_invariants
     from tribunal.paths import display_path, find_root
 
+    check_output_path(out_path)
     root = find_root()
     metrics = load_json(metrics_path, display_path(metrics_path, root))
     baseline = (
         load_json(baseline_path, display_path(baseline_path, root)) if baseline_path else None
     )
     report = check_invariants(metrics, baseline=baseline, target=target)
-    write_json(out_path, report)
+    write_output(out_path, report)  # C-3: only after every input was checked
     for check in report["checks"]:
         status = "ok" if check["ok"] else "FAIL"
         line = f"{status:<10}{check['metric']}: {check['value']} {check['op']} {check['threshold']}"

@@ -108,13 +108,14 @@ def judgment(
     if facts is not None and precedents is None:
         raise click.UsageError("--facts needs --precedents (or the `precedents` setting)")
 
-    from tribunal.atomic import write_atomic
+    from tribunal.cli.outputs import check_output_path, write_output_text
     from tribunal.evidence.collect import load_duel, load_evidence_file, load_invariants
     from tribunal.paths import display_path
     from tribunal.records.facts import facts_file
     from tribunal.records.filing import refuse_rewriting_a_record
     from tribunal.records.judgment import Following, JudgmentInputs, compose_judgment
 
+    check_output_path(to_path, "--to")
     duel_label = display_path(duel_out, root)
     invariants_label = display_path(invariants_out, root)
     inputs = JudgmentInputs(
@@ -134,7 +135,7 @@ def judgment(
         inputs, root=root, next_step=next_step, templates=templates_dir, following=following
     )
     refuse_rewriting_a_record(to_path, root, display_path(to_path, root))
-    write_atomic(to_path, composed.text)
+    write_output_text(to_path, composed.text, "--to")
     for item in composed.not_applied:  # R-4: never dropped in silence (listed in the body too)
         click.echo(f"judgment: precedent not applied: {item}", err=True)
     click.echo(f"judgment: wrote {display_path(to_path, root)}", err=True)
@@ -168,6 +169,7 @@ def record(ctx: click.Context, source: Path, directory: Path | None) -> None:
     The stem is <session_id>-<spec_id> when both are present, else the run_id, else a slug of
     the reason; a numeric suffix is added when the name is taken.
     """
+    from tribunal.cli.outputs import output_errors
     from tribunal.paths import display_path, find_root
     from tribunal.records.filing import file_judgment, judgment_stem
     from tribunal.records.judgment_check import check_judgment
@@ -175,7 +177,9 @@ def record(ctx: click.Context, source: Path, directory: Path | None) -> None:
     root = find_root()
     checked = check_judgment(source, display_path(source, root), root=root)
     text = source.read_text(encoding="utf-8")
-    target = file_judgment(text, directory or root / "judgments", judgment_stem(checked.fields))
+    into = directory or root / "judgments"
+    with output_errors(into, "--dir"):
+        target = file_judgment(text, into, judgment_stem(checked.fields))
     click.echo(display_path(target, root))
     ctx.exit(ExitCode.OK)
 
@@ -210,12 +214,13 @@ def new(
     templates_dir: Path | None,
 ) -> None:
     """Write a hand-made judgment (the capstone's kind), checking that its refs resolve."""
-    from tribunal.atomic import write_atomic
+    from tribunal.cli.outputs import check_output_path, write_output_text
     from tribunal.enums import JudgmentVerdict
     from tribunal.paths import display_path, find_root
     from tribunal.records.filing import refuse_rewriting_a_record
     from tribunal.records.manual import manual_judgment_text
 
+    check_output_path(to_path, "--to")
     root = find_root()
     text = manual_judgment_text(
         verdict=JudgmentVerdict(verdict),
@@ -227,6 +232,6 @@ def new(
         templates=templates_dir,
     )
     refuse_rewriting_a_record(to_path, root, display_path(to_path, root))
-    write_atomic(to_path, text)
+    write_output_text(to_path, text, "--to")
     click.echo(f"judgment: wrote {display_path(to_path, root)}", err=True)
     ctx.exit(ExitCode.OK)

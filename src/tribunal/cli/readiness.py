@@ -22,10 +22,12 @@ def readiness(ctx: click.Context, record_path: Path, out_path: Path | None) -> N
     """Gate a readiness record: the five axes must reach 23 of 25, and nothing may hard-block
     (audit_trace_coverage below 1.0, no rollback_condition_present, no blast_radius_known, or
     stateful without backup_verified). Exit 0 ready, 1 blocked, 2 bad input."""
-    from tribunal.atomic import write_json
+    from tribunal.cli.outputs import check_output_path, write_output
     from tribunal.evidence.readiness import MAX_SCORE, PASS_SCORE, assess_file
     from tribunal.paths import display_path, find_root
 
+    if out_path is not None:
+        check_output_path(out_path)
     root = find_root()
     result = assess_file(record_path, display_path(record_path, root))
     by_score = "passes" if result.passes_by_score else "fails"
@@ -36,5 +38,5 @@ def readiness(ctx: click.Context, record_path: Path, out_path: Path | None) -> N
     for block, field in result.blocks:
         click.echo(f"blocked   {block.value} ({field})", err=True)
     if out_path is not None:
-        write_json(out_path, result.evidence().to_dict())
+        write_output(out_path, result.evidence().to_dict())
     ctx.exit(ExitCode.OK if result.ready else ExitCode.NEGATIVE)

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import os
+import posixpath
+from collections.abc import Sequence
 from pathlib import Path
 
 
@@ -45,6 +47,35 @@ def inside(path: Path, root: Path) -> bool:
 SCRATCH_DIRS = ("out",)
 
 
-def is_scratch(relative: str) -> bool:
-    """True when the root-relative path `relative` (with `/`) lies in a scratch directory."""
-    return relative.split("/", 1)[0] in SCRATCH_DIRS
+def scratch_dirs(root: Path) -> tuple[str, ...]:
+    """The root-relative scratch directories: `out` (T-1), and the `out_dir` setting (C-9) when
+    it lies inside `root`. Raises BadInput for a malformed configuration file."""
+    from tribunal.config import load_settings
+
+    dirs = list(SCRATCH_DIRS)
+    configured = load_settings(root).get("out_dir")
+    if configured:
+        try:
+            relative = Path(configured).resolve().relative_to(root.resolve()).as_posix()
+        except ValueError:
+            relative = ""  # outside the repository: no evidence_ref can point there anyway
+        if relative not in ("", ".") and relative not in dirs:
+            dirs.append(relative)
+    return tuple(dirs)
+
+
+def is_scratch(relative: str, dirs: Sequence[str] = SCRATCH_DIRS) -> bool:
+    """True when the root-relative path `relative` (with `/`) lies in one of the scratch `dirs`."""
+    return scratch_dir_of(relative, dirs) is not None
+
+
+def scratch_dir_of(relative: str, dirs: Sequence[str] = SCRATCH_DIRS) -> str | None:
+    """The scratch directory of `dirs` that the root-relative `relative` lies in, or None.
+
+    `./out/x` and `cases/../out/x` are in `out` too.
+    """
+    normal = posixpath.normpath(relative)
+    for directory in dirs:
+        if normal == directory or normal.startswith(directory + "/"):
+            return directory
+    return None

@@ -16,8 +16,8 @@ from tribunal.documents import Document, load_any, load_json, validate
 from tribunal.enums import CaseVerdict, EvidenceKind, InvariantReason, ReasonKind, ThresholdBound
 from tribunal.errors import BadInput, BrokenRef
 from tribunal.evidence.record import Evidence
-from tribunal.paths import is_scratch
-from tribunal.records.refs import resolve_ref
+from tribunal.paths import SCRATCH_DIRS, is_scratch, scratch_dir_of, scratch_dirs
+from tribunal.records.refs import admit_evidence_ref
 
 # T-6: a reason written into a judgment is `kind` or `kind:argument` (the judgment schema's form).
 REASON_FORM = re.compile(r"^[a-z][a-z0-9_]*(:\S.*)?$")
@@ -47,7 +47,8 @@ def load_evidence_file(path: Path, label: str, *, root: Path | None = None) -> E
     validate(document, "evidence")
     if not REASON_FORM.match(document.data["reason_code"]):
         raise document.bad("must be `code` or `code:argument` (lower case)", ("reason_code",))
-    _admit_refs(document, document.data["evidence_ref"], ("evidence_ref",), root)
+    refs = document.data["evidence_ref"]
+    _admit_refs(document, refs, ("evidence_ref",), root, _scratch(root))
     return Evidence.from_dict(document.data)
 
 
@@ -58,8 +59,10 @@ def duel_evidence(duel: Document, *, root: Path | None = None) -> list[Evidence]
     Raises BadInput when an evidence_ref points under `out/` or (with `root`) does not resolve.
     """
     records = []
+    scratch = _scratch(root)
     for index, result in enumerate(duel.data["results"]):
-        _admit_refs(duel, result["evidence_ref"], ("results", index, "evidence_ref"), root)
+        where = ("results", index, "evidence_ref")
+        _admit_refs(duel, result["evidence_ref"], where, root, scratch)
         verdict = CaseVerdict(result["verdict"])
         case_id = result["counterexample_id"]
         if verdict is CaseVerdict.FAIL:
@@ -89,8 +92,9 @@ def invariants_evidence(invariants: Document, *, root: Path | None = None) -> li
     """
     data = invariants.data
     metrics = data["metrics"]
-    if is_scratch(metrics):
-        raise _scratch_error(invariants, metrics, ("metrics",))
+    scratch = _scratch(root)
+    if is_scratch(metrics, scratch):
+        raise _scratch_error(invariants, metrics, ("metrics",), scratch)
     records = []
     for check in data["checks"]:
         metric = check["metric"]
@@ -122,7 +126,7 @@ def invariants_evidence(invariants: Document, *, root: Path | None = None) -> li
     for record in records:
         for ref in record.evidence_ref:
             field = "metrics" if ref.startswith(f"{metrics}#") else "baseline"
-            _admit_refs(invariants, [ref], (field,), root, indexed=False)
+            _admit_refs(invariants, [ref], (field,), root, scratch, indexed=False)
     return records
 
 
@@ -157,30 +161,35 @@ def _bound_of(op: str) -> ThresholdBound:
     return next(bound for bound in ThresholdBound if bound.op == op)
 
 
+def _scratch(root: Path | None) -> tuple[str, ...]:
+    """The scratch directories refs may not point into (the `out_dir` setting too, with a root)."""
+    return SCRATCH_DIRS if root is None else scratch_dirs(root)
+
+
 def _admit_refs(
     document: Document,
     refs: list[str],
     where: tuple[str | int, ...],
     root: Path | None,
+    scratch: tuple[str, ...],
     *,
     indexed: bool = True,
 ) -> None:
-    """T-6: evidence points at committed inputs — never under `out/`, and (with `root`) resolving
-    inside the repository, so that the judgment written from it passes `judgment --check`."""
+    """T-6: evidence points at committed inputs — never into a scratch dir, and (with `root`)
+    resolving inside the repository, so that the judgment written from it passes
+    `judgment --check` (which applies the very same check, `admit_evidence_ref`)."""
     for index, ref in enumerate(refs):
-        field = (*where, index) if indexed else where
-        if is_scratch(ref):
-            raise _scratch_error(document, ref, field)
-        if root is not None:
-            try:
-                resolve_ref(ref, base=root, root=root)
-            except BrokenRef as exc:
-                raise document.bad(str(exc), field) from None
+        try:
+            admit_evidence_ref(ref, root=root, scratch=scratch)
+        except BrokenRef as exc:
+            raise document.bad(str(exc), (*where, index) if indexed else where) from None
 
 
-def _scratch_error(document: Document, ref: str, where: tuple[str | int, ...]) -> BadInput:
+def _scratch_error(
+    document: Document, ref: str, where: tuple[str | int, ...], scratch: tuple[str, ...]
+) -> BadInput:
+    directory = scratch_dir_of(ref, scratch)
     return document.bad(
-        f"{ref!r} points at scratch output under {ref.split('/', 1)[0]}/; "
-        "evidence must be committed inputs",
+        f"{ref!r} points at scratch output under {directory}/; evidence must be committed inputs",
         where,
     )

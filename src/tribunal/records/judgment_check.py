@@ -4,11 +4,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 
 from tribunal.errors import BadInput, BrokenRef
+from tribunal.paths import scratch_dirs
 from tribunal.records.frontmatter import JudgmentFile, read_judgment
-from tribunal.records.refs import resolve_ref
+from tribunal.records.refs import admit_evidence_ref
 
 
 def evidence_refs(fields: dict[str, object]) -> list[str]:
@@ -19,11 +21,19 @@ def evidence_refs(fields: dict[str, object]) -> list[str]:
     return [str(ref) for ref in refs] if isinstance(refs, list) else []
 
 
-def check_refs(refs: list[str], *, root: Path, source: str, lines: list[int | None]) -> None:
-    """Raise BadInput naming the first ref of `refs` that does not resolve inside `root`."""
+def check_refs(
+    refs: list[str],
+    *,
+    root: Path,
+    source: str,
+    lines: list[int | None],
+    scratch: Sequence[str] = (),
+) -> None:
+    """Raise BadInput naming the first ref of `refs` that does not resolve inside `root` or
+    points into one of the `scratch` directories (T-6; see `scratch_refused`)."""
     for index, ref in enumerate(refs):
         try:
-            resolve_ref(ref, base=root, root=root)
+            admit_evidence_ref(ref, root=root, scratch=scratch)
         except BrokenRef as exc:
             field = "evidence_ref" if len(refs) == 1 else f"evidence_ref[{index}]"
             raise BadInput(str(exc), source=source, line=lines[index], field=field) from None
@@ -41,5 +51,13 @@ def check_judgment(path: Path, label: str, *, root: Path) -> JudgmentFile:
         judgment.front.line_of(("evidence_ref",) if single else ("evidence_ref", index))
         for index in range(len(refs))
     ]
-    check_refs(refs, root=root, source=label, lines=lines)
+    scratch = scratch_refused(judgment.fields, root)
+    check_refs(refs, root=root, source=label, lines=lines, scratch=scratch)
     return judgment
+
+
+def scratch_refused(fields: dict[str, object], root: Path) -> tuple[str, ...]:
+    """The scratch dirs a judgment's refs may not point into (T-6): all of them, except for a
+    court's judgment (`court` set), whose refs follow its court's rules (§7-§9: a seated vote
+    may cite the envelope it read)."""
+    return () if fields.get("court") else scratch_dirs(root)

@@ -12,6 +12,7 @@ from typing import Any
 
 from tribunal.enums import JudgmentVerdict, ReasonKind
 from tribunal.errors import BadInput
+from tribunal.paths import scratch_dirs
 from tribunal.records.frontmatter import render_judgment
 from tribunal.records.judgment_check import check_refs
 from tribunal.records.templates import MANUAL_JUDGMENT_TEMPLATE, render
@@ -61,7 +62,13 @@ def manual_judgment_text(
         )
     if not evidence_ref:
         raise BadInput("a judgment needs at least one evidence_ref", field="--evidence-ref")
-    check_refs(evidence_ref, root=root, source="--evidence-ref", lines=[None] * len(evidence_ref))
+    check_refs(
+        evidence_ref,
+        root=root,
+        source="--evidence-ref",
+        lines=[None] * len(evidence_ref),
+        scratch=scratch_dirs(root),  # T-6: scratch outputs are reproduced, never cited
+    )
     fields: dict[str, Any] = {
         "verdict": verdict.value,
         "reason": reason,

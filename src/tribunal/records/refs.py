@@ -7,12 +7,13 @@ escapes, the file present, the JSON pointer or line present in it.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from tribunal.errors import BadInput, BrokenRef
+from tribunal.paths import SCRATCH_DIRS, scratch_dir_of
 
 _LINE_FORM = re.compile(r"^(?P<path>.+):(?P<line>[0-9]+)$")
 
@@ -76,6 +77,22 @@ def resolve_ref(text: str, *, base: Path, root: Path) -> Path:
     if ref.pointer is not None:
         _check_pointer(text, target, ref.pointer)
     return target
+
+
+def admit_evidence_ref(
+    text: str, *, root: Path | None, scratch: Sequence[str] = SCRATCH_DIRS
+) -> None:
+    """T-6: the one check that an evidence_ref points at a committed input — never into a
+    scratch directory of `scratch` (those files are reproduced, not cited), and, with `root`,
+    resolving inside it. Raises BrokenRef saying which."""
+    directory = scratch_dir_of(text.strip(), scratch)
+    if directory is not None:
+        raise BrokenRef(
+            f"{text!r} points at scratch output under {directory}/; "
+            "evidence must be committed inputs"
+        )
+    if root is not None:
+        resolve_ref(text, base=root, root=root)
 
 
 def _check_line(text: str, target: Path, line: int) -> None:

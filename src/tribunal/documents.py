@@ -159,26 +159,18 @@ class DuplicateKey(Exception):
 def parse_yaml(text: str, label: str) -> tuple[Any, dict[FieldPath, int]]:
     """Parse YAML text into plain data plus the 1-based line of every field; BadInput on error."""
     from ruamel.yaml import YAML
-    from ruamel.yaml.error import MarkedYAMLError, YAMLError
+    from ruamel.yaml.error import YAMLError
 
-    from tribunal.yaml_input import ANCHOR_PROBLEM, ruamel_composer
+    from tribunal.yaml_input import ruamel_composer, ruamel_resolver, yaml_bad_input
 
     yaml = YAML(typ="rt")
     yaml.allow_duplicate_keys = False
     yaml.Composer = ruamel_composer()  # S-5: no anchors, no aliases, so no alias bombs
+    yaml.Resolver = ruamel_resolver()  # the core table the bulk case loader reads by too
     try:
         tree = yaml.load(text)
-    except MarkedYAMLError as exc:
-        mark = exc.problem_mark or exc.context_mark
-        line = mark.line + 1 if mark is not None else None
-        problem = exc.problem or exc.context or "malformed YAML"
-        if not problem.startswith(ANCHOR_PROBLEM):
-            problem = f"malformed YAML: {problem}"
-        raise BadInput(problem, source=label, line=line) from None
-    except YAMLError as exc:
-        raise BadInput(f"malformed YAML: {exc}", source=label) from None
-    except RecursionError:
-        raise BadInput("malformed YAML: nested too deeply", source=label) from None
+    except (YAMLError, RecursionError) as exc:
+        raise yaml_bad_input(exc, label) from None
     lines: dict[FieldPath, int] = {}
     return _plain(tree, (), lines), lines
 

@@ -1,7 +1,8 @@
 """T-3: counterexample case files — the `*.json`, `*.yaml`, `*.yml` directly in a directory.
 
 Cases are bulk input (X-4: ten thousand files), so JSON goes through the stdlib and YAML through
-PyYAML's C loader (duplicate keys are still errors, C-5); each case is checked against ONE
+PyYAML's C loader (`yaml_input.load_bulk`: the same scalars as a spec, duplicate keys and anchors
+refused, C-5); each case is checked against ONE
 schema built per spec: the case shape of `case.schema.json` with `given_snapshot` and
 `when_payload` replaced by the spec's declared fields (T-2 type language). Line numbers are looked
 up only when there is an error to report.
@@ -20,6 +21,7 @@ from typing import Any
 from tribunal.documents import Document, parse_json, read_text
 from tribunal.errors import BadInput
 from tribunal.spec.model import FieldDecl, Spec
+from tribunal.yaml_input import load_bulk
 
 CASE_SUFFIXES = (".json", ".yaml", ".yml")
 FIELD_SECTIONS = {"given_snapshot": "given", "when_payload": "when.payload"}
@@ -128,7 +130,7 @@ class CaseChecker:
     def read(self, path: str | os.PathLike[str], label: str, is_json: bool) -> Case:
         """`load`, told whether the file is JSON (else YAML) by a caller that knows it."""
         text = read_text(path, label)
-        data = parse_json(text, label) if is_json else _parse_yaml(text, label)
+        data = parse_json(text, label) if is_json else load_bulk(text, label)
         if not self.certainly_valid(data):
             self._check(Document(path=Path(path), label=label, data=data, text=text))
         if data["assertion_id"] != self.spec.assertion_id:
@@ -186,64 +188,3 @@ def _fields_schema(fields: Sequence[FieldDecl]) -> dict[str, Any]:
         "required": [decl.name for decl in fields if decl.required],
         "additionalProperties": False,
     }
-
-
-def _parse_yaml(text: str, label: str) -> Any:
-    """Bulk YAML (SPEC §1: PyYAML, C loader when available); duplicate keys are errors (C-5)."""
-    import yaml
-
-    from tribunal.yaml_input import refuse_anchors
-
-    loader = _case_loader()
-    try:
-        refuse_anchors(text, loader, label)  # S-5: no alias bombs
-        # C-5: a SafeLoader subclass (C when available), never the unsafe full loader.
-        return yaml.load(text, Loader=loader)
-    except yaml.MarkedYAMLError as error:
-        mark = error.problem_mark or error.context_mark
-        problem = error.problem or error.context or "malformed YAML"
-        line = mark.line + 1 if mark is not None else None
-        if problem.startswith("duplicate key"):
-            raise BadInput(problem, source=label, line=line) from None
-        raise BadInput(f"malformed YAML: {problem}", source=label, line=line) from None
-    except yaml.YAMLError as error:
-        raise BadInput(f"malformed YAML: {error}", source=label) from None
-    except RecursionError:
-        raise BadInput("malformed YAML: nested too deeply", source=label) from None
-
-
-_LOADER: Any = None
-
-
-def _case_loader() -> Any:
-    """A safe PyYAML loader (C when available) whose mappings reject duplicate keys."""
-    global _LOADER
-    if _LOADER is not None:
-        return _LOADER
-    import yaml
-    from yaml.constructor import ConstructorError
-
-    base = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-
-    class CaseLoader(base):  # type: ignore[misc, valid-type]
-        pass
-
-    def mapping(loader: Any, node: Any) -> dict[Any, Any]:
-        loader.flatten_mapping(node)
-        result: dict[Any, Any] = {}
-        for key_node, value_node in node.value:
-            key = loader.construct_object(key_node, deep=True)
-            try:
-                duplicate = key in result
-            except TypeError:
-                raise ConstructorError(
-                    None, None, "a mapping key must be a scalar", key_node.start_mark
-                ) from None
-            if duplicate:
-                raise ConstructorError(None, None, f"duplicate key {key!r}", key_node.start_mark)
-            result[key] = loader.construct_object(value_node, deep=True)
-        return result
-
-    CaseLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, mapping)
-    _LOADER = CaseLoader
-    return CaseLoader

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import filecmp
 import os
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -278,3 +280,24 @@ def test_writers_never_rewrite_a_recorded_judgment(repo_root: Path) -> None:
     # scratch files under out/ are overwritten by the commands that own them (T-1)
     for _ in range(2):
         assert invoke("judgment", "new", *args, "--to", "out/judgment.md").exit_code == 0
+
+
+def test_check_resolves_a_run_dir_judgment_relative_to_its_own_dir(tmp_path: Path) -> None:
+    """R-6, B-1: a convening's judgment cites files of its run dir (`summary.json`), which
+    `judgment --check` resolves from that dir, as `records check` does."""
+    (tmp_path / ".git").mkdir()
+    run = tmp_path / "out" / "blind"
+    run.mkdir(parents=True)
+    (run / ".tribunal-stamp").write_text('{"tool": "tribunal", "run_id": "abc"}\n')
+    (run / "summary.json").write_text('{"outcome": "LAND"}\n')
+    judgment = run / "judgment.md"
+    judgment.write_text(
+        "---\nverdict: APPROVE\nreason: outcome:land\nevidence_ref:\n- summary.json#/outcome\n"
+        "court: blind\n---\n# Judgment\n",
+        encoding="utf-8",
+    )
+    result = subprocess.run(
+        [sys.executable, "-m", "tribunal", "judgment", "--check", "out/blind/judgment.md"],
+        cwd=tmp_path, capture_output=True, text=True, check=False,
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr

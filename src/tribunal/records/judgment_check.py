@@ -10,7 +10,7 @@ from pathlib import Path
 from tribunal.errors import BadInput, BrokenRef
 from tribunal.paths import scratch_dirs
 from tribunal.records.frontmatter import JudgmentFile, read_judgment
-from tribunal.records.refs import admit_evidence_ref
+from tribunal.records.refs import admit_evidence_ref, evidence_base
 
 
 def evidence_refs(fields: dict[str, object]) -> list[str]:
@@ -28,12 +28,14 @@ def check_refs(
     source: str,
     lines: list[int | None],
     scratch: Sequence[str] = (),
+    base: Path | None = None,
 ) -> None:
-    """Raise BadInput naming the first ref of `refs` that does not resolve inside `root` or
-    points into one of the `scratch` directories (T-6; see `scratch_refused`)."""
+    """Raise BadInput naming the first ref of `refs` that does not resolve inside `root`
+    (relative to `base`, default the root) or points into one of the `scratch` directories
+    (T-6; see `scratch_refused`)."""
     for index, ref in enumerate(refs):
         try:
-            admit_evidence_ref(ref, root=root, scratch=scratch)
+            admit_evidence_ref(ref, root=root, scratch=scratch, base=base)
         except BrokenRef as exc:
             field = "evidence_ref" if len(refs) == 1 else f"evidence_ref[{index}]"
             raise BadInput(str(exc), source=source, line=lines[index], field=field) from None
@@ -52,7 +54,9 @@ def check_judgment(path: Path, label: str, *, root: Path) -> JudgmentFile:
         for index in range(len(refs))
     ]
     scratch = scratch_refused(judgment.fields, root)
-    check_refs(refs, root=root, source=label, lines=lines, scratch=scratch)
+    # R-6/B-1: a judgment inside a run dir resolves relative to its own dir, as records check does.
+    base = evidence_base(path, root)
+    check_refs(refs, root=root, source=label, lines=lines, scratch=scratch, base=base)
     return judgment
 
 

@@ -80,11 +80,15 @@ def resolve_ref(text: str, *, base: Path, root: Path) -> Path:
 
 
 def admit_evidence_ref(
-    text: str, *, root: Path | None, scratch: Sequence[str] = SCRATCH_DIRS
+    text: str,
+    *,
+    root: Path | None,
+    scratch: Sequence[str] = SCRATCH_DIRS,
+    base: Path | None = None,
 ) -> None:
     """T-6: the one check that an evidence_ref points at a committed input — never into a
     scratch directory of `scratch` (those files are reproduced, not cited), and, with `root`,
-    resolving inside it. Raises BrokenRef saying which."""
+    resolving inside it (relative to `base`, default the root). Raises BrokenRef saying which."""
     directory = scratch_dir_of(text.strip(), scratch)
     if directory is not None:
         raise BrokenRef(
@@ -92,7 +96,7 @@ def admit_evidence_ref(
             "evidence must be committed inputs"
         )
     if root is not None:
-        resolve_ref(text, base=root, root=root)
+        resolve_ref(text, base=base if base is not None else root, root=root)
 
 
 def _check_line(text: str, target: Path, line: int) -> None:

@@ -386,3 +386,20 @@ def test_headings_and_examples_that_are_no_entries_stay_prose() -> None:
     )
     parsed = parse_precedents(text, "p.md")
     assert ([e.case_id for e in parsed.entries], parsed.problems) == (["PREC-001"], [])
+
+
+def test_an_alias_bomb_in_an_entry_is_a_problem_on_both_paths() -> None:
+    """C-5, S-5: anchors and aliases are refused on the bulk path as on the strict one, so a
+    nested-alias entry is a problem at once, never an exponential expansion."""
+    bomb = "\n".join(
+        ["a0: &a0 [x, x, x, x, x, x, x, x, x]"]
+        + [f"a{i}: &a{i} [{', '.join([f'*a{i - 1}'] * 9)}]" for i in range(1, 9)]
+    )
+    text = (
+        "## PREC-001\n\n```yaml\ncase_id: PREC-001\nverdict: DENY\nevidence_ref: x.json\n"
+        f"applies_to: a\nnext_check: b\n{bomb}\n```\n"
+    )
+    for strict in (True, False):
+        parsed = parse_precedents(text, "precedents.md", strict=strict)
+        assert parsed.problems, strict
+        assert "anchors and aliases are not accepted" in str(parsed.problems[0])

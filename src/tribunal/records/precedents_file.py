@@ -397,34 +397,16 @@ def _fast_load(yaml_text: str) -> dict[str, Any] | None:
     plain = plain_mapping(yaml_text)
     if plain is not None:
         return plain
-    import yaml
+    from tribunal.yaml_input import load_bulk
 
     try:
-        data = yaml.load(yaml_text, Loader=_bulk_loader())  # a safe loader (C-5)
-    except Exception:  # any failure: the strict path reports it with its line
+        # C-5, S-5: the one bulk loader — safe, duplicate keys and anchors/aliases refused.
+        data = load_bulk(yaml_text, "")
+    except BadInput:  # the strict path reports it with its line
         return None
     if isinstance(data, list) and len(data) == 1:
         data = data[0]
     return data if isinstance(data, dict) else None
-
-
-@cache
-def _bulk_loader() -> Any:
-    """PyYAML's safe loader (C when available) that refuses duplicate keys (C-5)."""
-    import yaml
-
-    base: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-
-    class BulkLoader(base):  # type: ignore[misc]
-        def construct_mapping(self, node: Any, deep: bool = False) -> Any:
-            keys = [self.construct_object(key, deep=deep) for key, _ in node.value]
-            if len(set(map(repr, keys))) != len(keys):
-                raise yaml.constructor.ConstructorError(
-                    None, None, "duplicate key", node.start_mark
-                )
-            return super().construct_mapping(node, deep=deep)
-
-    return BulkLoader
 
 
 def _acceptable(data: dict[str, Any], heading_id: str | None) -> bool:

@@ -120,3 +120,23 @@ def test_the_example_hook_log_is_what_the_shipped_hook_writes(tmp_path: Path) ->
             args += ["--exit-code", str(record["exit_code"]), "--diff", str(diff)]
         CliRunner().invoke(cli, args, input=json.dumps(payload))
     assert log.read_text("utf-8") == example.read_text("utf-8")
+
+
+def test_a_precedent_that_cannot_be_evaluated_is_named_not_dropped(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """R-4: cannot_evaluate is never counted as not triggered, and never passed over in silence."""
+    root = tied_dispute(tmp_path)
+    (root / "precedents.md").write_text(
+        "# Precedents\n\n## PREC-001\n\n```yaml\ncase_id: PREC-001\nverdict: DENY\n"
+        "evidence_ref: examples/arbiter/rate-limit/requirements.md\n"
+        "applies_to:\n  domains: [rate_limit]\n  text: rate limits\n"
+        "next_check:\n  when: queue_depth > 100\n  text: re-examine under a deep queue\n```\n",
+        encoding="utf-8",
+    )
+    monkeypatch.chdir(root)
+    args = ["arbitrate", str(EXAMPLE), "--to", "out/j.md", "--precedents", "precedents.md"]
+    result = CliRunner().invoke(cli, args)
+    assert result.exit_code == 3, result.output  # the tie stays unresolved: DEFERRED
+    assert "arbitrate: precedent not applied: PREC-001 (DENY): cannot_evaluate" in result.stderr
+    assert "queue_depth" in result.stderr

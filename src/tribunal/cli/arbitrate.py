@@ -9,6 +9,7 @@ import click
 
 if TYPE_CHECKING:
     from tribunal.courts.arbiter_rules import ApplicablePrecedent
+    from tribunal.records.judgment import NotApplied
 
 JUDGMENT_NAME = "judgment.md"
 
@@ -62,7 +63,11 @@ def arbitrate(
 
     root = find_root()
     dispute = load_dispute(directory, root=root)
-    applicable = _applicable(precedents, root, dispute.facts, directory) if precedents else ()
+    applicable: tuple[ApplicablePrecedent, ...] = ()
+    if precedents is not None:
+        applicable, passed_over = _applicable(precedents, root, dispute.facts, directory)
+        for item in passed_over:  # R-4: never dropped in silence
+            click.echo(f"arbitrate: precedent not applied: {item}", err=True)
     arbitration = decide_dispute(dispute, check_evidence(dispute), applicable)
     target = to_path if to_path is not None else directory / JUDGMENT_NAME
     label = display_path(target, root)
@@ -90,16 +95,19 @@ def arbitrate(
 
 def _applicable(
     source: Path, root: Path, facts: dict[str, Any], directory: Path
-) -> tuple[ApplicablePrecedent, ...]:
-    """The precedents of `source` that apply to the dispute's facts, in R-4's order."""
+) -> tuple[tuple[ApplicablePrecedent, ...], list[NotApplied]]:
+    """The precedents of `source` that apply to the dispute's facts, in R-4's order, and those
+    that may concern it but were not followed (cannot_evaluate, scope_unknown, due)."""
     from tribunal.courts.arbiter_rules import ApplicablePrecedent
     from tribunal.paths import display_path
     from tribunal.records.facts import Facts
+    from tribunal.records.judgment import not_applied_precedents
     from tribunal.records.match import match_precedents
 
     label = display_path(directory / "dispute.yaml", root)
     # Candidates (prose-only scope) never decide, so the search index is not needed (R-4).
     found = match_precedents(source, root, Facts(label, dict(facts)), candidate_limit=0)
-    return tuple(
+    applies = tuple(
         ApplicablePrecedent(placed.entry.case_id, placed.entry.verdict) for placed in found.applies
     )
+    return applies, not_applied_precedents(found)

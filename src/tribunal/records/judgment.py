@@ -181,10 +181,10 @@ def _follow(
             resolve_ref(cite, base=root, root=root)  # R-6: the judgment's refs must resolve
         except BrokenRef as error:
             raise BadInput(f"cannot cite the precedent: {error}", field="--precedents") from None
-    return follow_precedents(decision, applies, cite), _not_applied(result)
+    return follow_precedents(decision, applies, cite), not_applied_precedents(result)
 
 
-def _not_applied(result: MatchResult) -> list[NotApplied]:
+def not_applied_precedents(result: MatchResult) -> list[NotApplied]:
     """R-4: the precedents `tribunal judgment` does not follow but must not pass over in silence.
 
     The verdict rules of R-4 are kept: only `applies` is linked and may change the verdict

@@ -143,6 +143,12 @@ def deleted_test(path: Path) -> Scenario:
     return Scenario(subject, {"command": None})
 
 
+def old_test_deleted(path: Path) -> Scenario:
+    # The fix breaks `add` and deletes the old test that would have caught it.
+    subject = change(path, {"calc.py": BROKEN_ADD}, remove=("tests/test_old.py",))
+    return Scenario(subject, {})
+
+
 def side_red(path: Path) -> Scenario:
     subject = change(path, {"calc.py": CALC_RIGHT})
     subject.repo.git("checkout", "-q", "-b", "side", subject.base)
@@ -157,7 +163,7 @@ SCENARIOS: dict[str, Callable[[Path], Scenario]] = {
     for build in (
         honest, honest_elsewhere, not_red, fake_green, weakened, regression, import_name,
         import_missing, collects_nothing, foreign_collection, generic_honest, generic_regression,
-        whole_suite_command, no_red, no_command, deleted_test, side_red,
+        whole_suite_command, no_red, no_command, deleted_test, old_test_deleted, side_red,
     )
 }  # fmt: skip
 
@@ -362,6 +368,16 @@ def test_generic_runner_reads_exit_codes(proven: dict[str, Proven]) -> None:
     assert done.detail(ProofName.REGRESSION) == (
         "the test command exited 0 at base; the test command exited 0 at head"
     )
+
+
+def test_a_deleted_old_test_is_a_regression_not_a_silent_pass(proven: dict[str, Proven]) -> None:
+    # B-4: a test that passed at base and is missing at head never lets the change land.
+    done = proven["old_test_deleted"]
+    assert done.statuses["regression"] == "failed"
+    assert (
+        "tests/test_old.py::test_add (missing)" in done.report.record(ProofName.REGRESSION).detail
+    )
+    assert "regression" in done.codes
 
 
 def test_generic_runner_regression_needs_exit_0_at_both(proven: dict[str, Proven]) -> None:

@@ -177,10 +177,13 @@ class _Prover:
             shown = ", ".join(after.broken_files)
             detail = f"the suite at head stopped at a collection error in {shown}: no old test ran"
             return ProofRecord(name, ProofStatus.FAILED, detail, detail, after.broken_files[0])
+        # B-4, no silent pass: a test that passed at base and is gone at head (deleted, renamed
+        # away, or skipped at module level under another node id) counts like one that fails —
+        # deleting the test that would fail must never let a change land.
         worse = [
-            f"{node} ({after.outcomes[node].value})"
+            f"{node} ({after.outcomes[node].value if node in after.outcomes else 'missing'})"
             for node, outcome in sorted(before.outcomes.items())
-            if outcome is TestOutcome.PASSED and after.outcomes.get(node, outcome) != outcome
+            if outcome is TestOutcome.PASSED and after.outcomes.get(node) is not TestOutcome.PASSED
         ]
         if worse:
             detail = f"passed at base, not at head: {_named(worse)}"

@@ -332,3 +332,31 @@ def test_a_harness_rung_sits_on_a_worktree_of_the_judged_commit(
     for where in sat_in:
         assert Path(where).resolve() != subject.path.resolve()
         assert not Path(where).exists()  # its own worktree, removed afterwards
+
+
+def test_a_change_too_large_for_every_rung_gets_one_clear_line(
+    subject: Change, contract: Path, tmp_path: Path
+) -> None:
+    """X-2: every rung skipped for capacity -> one line saying so; every lens holds (exit 3)."""
+    small = "context_tokens: 300, max_output_tokens: 100, timeout_s: 5"
+    fleet = tmp_path / "small.yaml"
+    fleet.write_text(
+        "rungs:\n"
+        f"  - {{id: builder-a, family: vendor-a, transport: openai, endpoint: 'http://127.0.0.1:9/v1',"
+        f" model: a-1, {small}}}\n"
+        f"  - {{id: small-b, family: vendor-b, transport: openai, endpoint: 'http://127.0.0.1:9/v1',"
+        f" model: b-1, {small}}}\n"
+        f"  - {{id: small-c, family: vendor-c, transport: openai, endpoint: 'http://127.0.0.1:9/v1',"
+        f" model: c-1, {small}}}\n"
+        "tiers:\n"
+        "  deep_state: [small-b, small-c]\n  operator_safety: [small-b, small-c]\n"
+        "  generalist: [small-b, small-c]\n"
+        "  fast_structural: {primary: [small-b], verifier: [small-c]}\n",
+        encoding="utf-8",
+    )
+    ledger = ["--ledger", str(tmp_path / "ledger.json")]
+    ran = convene(subject.path, subject.base, contract, fleet, tmp_path / "out", *ledger, NO_PROOFS)
+    assert ran.exit_code == 3, ran.stderr
+    assert ran.outcome == "HOLD"
+    lines = [line for line in ran.stderr.splitlines() if "too large for every rung" in line]
+    assert len(lines) == 1 and lines[0].startswith("tribunal: the change is too large")

@@ -117,6 +117,7 @@ def convene(
 
     from tribunal.atomic import dump_json
     from tribunal.courts.convene import ConveneRequest
+    from tribunal.core.routing import too_large_for_every_rung
     from tribunal.courts.convene import convene as convene_court
     from tribunal.paths import find_root
     from tribunal.records.blind_report import console_report, summary_document
@@ -144,6 +145,9 @@ def convene(
         click.echo(f"tribunal: warning: {warning}", err=True)
     for warning in convening.routing.warnings:
         click.echo(f"tribunal: warning: {convening.routing.fleet.label}: {warning}", err=True)
+    too_large = too_large_for_every_rung(convening.routing.lenses)
+    if too_large is not None:  # one clear line; the lenses hold (exit 3)
+        click.echo(f"tribunal: {too_large}", err=True)
     report = convening.report
     if as_json:
         click.echo(dump_json(summary_document(report)), nl=False)

@@ -173,6 +173,12 @@ def test_on_a_replay_fleet_two_convenings_differ_only_in_run_id(tmp_path: Path) 
         runs.append(ran)
     first, second = (ran.summary["run_id"] for ran in runs)
     assert first != second
+    # B-1: a recorded reply reports no usage, so a replay rung's counts and price are null.
+    costs = runs[0].summary["costs"]
+    answered = [rung for rung, entry in costs.items() if rung != "total_usd" and entry["calls"]]
+    assert answered and costs["total_usd"] is None
+    for rung in answered:
+        assert costs[rung]["prompt_tokens"] is None and costs[rung]["usd"] is None
     files = sorted(path.name for path in runs[0].out.iterdir())
     assert files == sorted(path.name for path in runs[1].out.iterdir())
     for name in files:

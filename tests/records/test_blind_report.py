@@ -66,7 +66,10 @@ def report(
         proofs=proofs,
         builder_family="openai",
         receipt=RECEIPT,
-        costs={"usd": 0.0},
+        costs={
+            "juror": {"calls": 1, "prompt_tokens": 11, "completion_tokens": 7, "usd": None},
+            "total_usd": None,
+        },
         recorded=frozenset({"recorded"}),
     )
 
@@ -128,7 +131,7 @@ def test_summary_matches_its_schema_and_carries_the_seats() -> None:
     assert [proof["name"] for proof in document["proofs"]] == [name.value for name in ProofName]
     assert [item["new"] for item in document["findings"]] == [True, True]
     assert document["new_findings"] == [item["fingerprint"] for item in document["findings"]]
-    assert document["costs"] == {"usd": 0.0}
+    assert document["costs"] == report().costs
 
 
 def test_judgment_front_matter_and_body() -> None:

@@ -116,8 +116,8 @@ def convene(
     import os
 
     from tribunal.atomic import dump_json
-    from tribunal.courts.convene import ConveneRequest
     from tribunal.core.routing import too_large_for_every_rung
+    from tribunal.courts.convene import ConveneRequest
     from tribunal.courts.convene import convene as convene_court
     from tribunal.paths import find_root
     from tribunal.records.blind_report import console_report, summary_document

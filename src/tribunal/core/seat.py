@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Protocol
 
 from tribunal.core.answer import malformed_refuse, read_reply
+from tribunal.core.costs import CostBook
 from tribunal.core.fleet import Fleet, Rung
 from tribunal.core.prompt import Adjudication, render_prompt
 from tribunal.core.redaction import raw_tail, redact
@@ -92,6 +93,8 @@ class SeatContext:
     opener: Opener = open_transport
     # Ids of the rungs asked so far (L-7: the models to unload once the sitting is over).
     asked: set[str] = field(default_factory=set, compare=False)
+    # B-1 `costs`: the usage of every answered call, per rung (shared by the seat threads).
+    book: CostBook = field(default_factory=CostBook, compare=False)
 
     @classmethod
     def for_fleet(
@@ -129,6 +132,7 @@ class SeatContext:
                 ).answer(request)
         except RungFailure as failure:
             return self._failed(rung, lens, failure)
+        self.book.record(rung.id, reply.usage)
         return read_reply(
             redact(reply.text, self.secrets),
             lens=lens,

@@ -21,9 +21,11 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from tribunal.core.builder import Builder, envelope_terms, resolve_builder
 from tribunal.core.contract import Contract, load_contract
+from tribunal.core.costs import costs_document
 from tribunal.core.dispatch import SeatJob, dispatch_seats
 from tribunal.core.envelope import Envelope, build_envelope
 from tribunal.core.fleet import Fleet, load_fleet
@@ -120,7 +122,7 @@ def convene(request: ConveneRequest, *, on_seat: SeatCallback | None = None) -> 
         if on_seat is not None:
             on_seat(record)
 
-    seats = _sit(request, prepared, jobs, written)
+    seats, costs = _sit(request, prepared, jobs, written)
     flags = Flags(
         require_cross_family=request.require_cross_family,
         degraded=routing.degraded,
@@ -135,7 +137,7 @@ def convene(request: ConveneRequest, *, on_seat: SeatCallback | None = None) -> 
         proofs=proofs,
         builder_family=prepared.builder.family,
         receipt=envelope.receipt,
-        costs={},
+        costs=costs,
         recorded=frozenset(
             rung.id for rung in prepared.fleet.rungs.values() if rung.transport is Transport.REPLAY
         ),
@@ -238,8 +240,9 @@ def _prove(request: ConveneRequest, prepared: _Prepared) -> Proofs:
 
 def _sit(
     request: ConveneRequest, prepared: _Prepared, jobs: list[SeatJob], on_seat: SeatCallback
-) -> list[SeatRecord]:
-    """L-9: every seat at once, each rung bounded by its max_concurrency."""
+) -> tuple[list[SeatRecord], dict[str, Any]]:
+    """L-9: every seat at once, each rung bounded by its max_concurrency. Returns the seats'
+    records and the B-1 `costs` of their answered calls."""
     envelope = prepared.envelope
     context = SeatContext.for_fleet(
         prepared.fleet,
@@ -248,7 +251,9 @@ def _sit(
         # L-7, B-6: harness rungs sit on their own worktree of the judged commit.
         checkout=Checkout(Path(request.repo), envelope.head),
     )
-    return dispatch_seats(jobs, context, rungs=prepared.fleet.rungs.values(), on_seat=on_seat)
+    rungs = prepared.fleet.rungs.values()
+    seats = dispatch_seats(jobs, context, rungs=rungs, on_seat=on_seat)
+    return seats, costs_document(rungs, context.book)
 
 
 def _label(path: Path, root: Path) -> str:

@@ -197,3 +197,27 @@ def test_on_a_replay_fleet_two_convenings_differ_only_in_run_id(tmp_path: Path) 
     assert again.summary["round"] == 2, again.stdout + again.stderr
     assert (runs[0].out / "history" / first / "summary.json").is_file()
     assert (runs[0].out / "history" / first / "judgment.md").is_file()
+
+
+@pytest.mark.parametrize("where", ["proc", "under_a_file"])
+def test_an_unwritable_ledger_is_bad_input_before_any_seat_sits(
+    subject: Change, contract: Path, tmp_path: Path, where: str
+) -> None:
+    # C-3: the ledger is first written after the seats ran; an unwritable one is refused first.
+    if where == "proc":
+        ledger = Path("/proc/nope/ledger.json")
+    else:
+        (tmp_path / "a_file").write_text("not a dir\n", encoding="utf-8")
+        ledger = tmp_path / "a_file" / "ledger.json"
+    out = tmp_path / "out"
+    with jury(tmp_path) as court:
+        court.all_pass()
+        ran = convene(
+            subject.path, subject.base, contract, court.fleet, out,
+            "--ledger", str(ledger), "--no-proofs",
+        )  # fmt: skip
+        assert not [r for s in court.servers.values() for r in s.chat_requests()]
+    assert ran.exit_code == 2, ran.stdout + ran.stderr
+    assert ran.stderr.startswith("tribunal: error: ") and "--ledger" in ran.stderr, ran.stderr
+    assert "cannot write the ledger" in ran.stderr
+    assert not out.exists()

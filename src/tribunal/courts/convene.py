@@ -40,7 +40,14 @@ from tribunal.enums import Transport
 from tribunal.errors import BadInput
 from tribunal.paths import display_path
 from tribunal.records.blind_report import BLIND_JUDGMENT_TEMPLATE, BlindReport, write_reports
-from tribunal.records.ledger import DisputeKey, default_ledger_path, load_ledger, record_round, view
+from tribunal.records.ledger import (
+    DisputeKey,
+    check_writable,
+    default_ledger_path,
+    load_ledger,
+    record_round,
+    view,
+)
 from tribunal.records.rundir import RunDir, claim
 
 SeatCallback = Callable[[SeatRecord], None]
@@ -112,6 +119,8 @@ def convene(request: ConveneRequest, *, on_seat: SeatCallback | None = None) -> 
     prepared = _prepare(request)
     envelope = prepared.envelope
     routing, jobs = _route(request, prepared)
+    # C-3: an unwritable ledger is bad input now, not an internal error after the seats ran.
+    check_writable(prepared.ledger_path, _label(prepared.ledger_path, request.root))
     run = claim(request.out, run_id=request.run_id, label=_label(request.out, request.root))
     run.write_envelope(envelope)
     run.write_routing(routing.to_dict())

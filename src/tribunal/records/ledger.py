@@ -13,6 +13,7 @@ passes both as it will next time.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -64,6 +65,31 @@ def load_ledger(path: Path, label: str | None = None) -> dict[str, Any]:
     validate(document, "ledger")
     data: dict[str, Any] = document.data
     return data
+
+
+def check_writable(path: Path, label: str | None = None) -> None:
+    """C-3: make sure the ledger at `path` can be written later (its dir created, its lock file
+    opened), so an unwritable `--ledger` fails before the out dir is claimed, not after the
+    seats ran. Raises BadInput naming `--ledger` when it cannot.
+    """
+    path = Path(path)
+    shown = label if label is not None else str(path)
+    try:
+        if path.is_dir():
+            raise IsADirectoryError(f"is a directory: {path}")
+        path.parent.mkdir(parents=True, exist_ok=True, mode=DIR_MODE)
+        # The lock file record_round takes anyway: creating it proves the dir is writable.
+        descriptor = os.open(
+            path.with_name(path.name + ".lock"), os.O_WRONLY | os.O_CREAT, FILE_MODE
+        )
+        os.close(descriptor)
+        if path.exists():
+            os.close(os.open(path, os.O_WRONLY | os.O_APPEND))
+    except OSError as error:
+        reason = error.strerror or str(error)
+        raise BadInput(
+            f"cannot write the ledger: {reason}", source=shown, field="--ledger"
+        ) from None
 
 
 def view(ledger: dict[str, Any], key: DisputeKey, round_number: int | None = None) -> LedgerView:

@@ -197,6 +197,21 @@ def test_on_a_replay_fleet_two_convenings_differ_only_in_run_id(tmp_path: Path) 
     assert again.summary["round"] == 2, again.stdout + again.stderr
     assert (runs[0].out / "history" / first / "summary.json").is_file()
     assert (runs[0].out / "history" / first / "judgment.md").is_file()
+    # B-5, R-6: the history judgment's evidence moved with it, so both judgments resolve.
+    assert (runs[0].out / "history" / first / "verdict_defect.json").is_file()
+    # Run from the out dir: C-8 roots the check there (no git checkout around tmp_path).
+    checked = subprocess.run(
+        [sys.executable, "-m", "tribunal", "records", "check", "."],
+        cwd=runs[0].out, capture_output=True, text=True, check=False,
+    )  # fmt: skip
+    assert checked.returncode == 0, checked.stdout + checked.stderr
+    assert "2 judgment(s)" in checked.stdout and "no problems" in checked.stdout
+    judged = subprocess.run(
+        [sys.executable, "-m", "tribunal", "judgment", "--check", f"history/{first}/judgment.md"],
+        cwd=runs[0].out, capture_output=True, text=True, check=False,
+    )  # fmt: skip
+    assert judged.returncode == 0, judged.stdout + judged.stderr
+    assert judged.stderr.endswith(": APPROVE outcome:land\n"), judged.stderr
 
 
 @pytest.mark.parametrize("where", ["proc", "under_a_file"])

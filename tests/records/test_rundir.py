@@ -125,8 +125,13 @@ def test_reconvening_sweeps_the_earlier_run_into_history(tmp_path: Path) -> None
     assert run.swept_run_id == "first"
     assert read_stamp(out) == "second"
     history = out / "history" / "first"
-    assert sorted(entry.name for entry in history.iterdir()) == ["judgment.md", "summary.json"]
+    # B-5, R-6: with the judgment and summary, every file the judgment can cite.
+    cited = ["envelope.md", "manifest.json", "routing.json", *map(verdict_name, EIGHT[:2])]
+    assert sorted(entry.name for entry in history.iterdir()) == sorted(
+        ["judgment.md", "summary.json", *cited]
+    )
     assert json.loads((history / "summary.json").read_text())["run_id"] == "first"
+    assert json.loads((history / verdict_name(EIGHT[0])).read_text())["run_id"] == "first"
     assert mode(out / "history") == 0o700
     assert mode(history) == 0o700
     left = sorted(entry.name for entry in out.iterdir())
@@ -254,6 +259,7 @@ def test_a_claim_cut_short_files_the_earlier_summary_under_its_own_run_id(
     claim(out, run_id="next")
     assert (out / "history" / "old" / "summary.json").is_file()
     assert (out / "history" / "old" / "judgment.md").is_file()
+    assert (out / "history" / "old" / verdict_name(EIGHT[0])).is_file()
     assert not (out / "history" / "cut").exists()
 
 

@@ -8,7 +8,10 @@ swept, written file by file as seats finish, completed by `summary.json` written
   that is not ours.
 - A dir holding only foreign files is used; its files are never touched (nor its mode changed).
 - Convening again into a dir we stamped sweeps the earlier run: its `judgment.md` and
-  `summary.json` move to `history/<run_id>/`, its other run files are deleted, foreign files stay.
+  `summary.json` move to `history/<run_id>/` together with the files its judgment can cite
+  (`verdict_*.json`, `envelope.md`, `manifest.json`, `routing.json`; R-6: the history judgment
+  resolves from its own dir); an earlier run without a judgment or summary (cut short) has its
+  run files deleted; foreign files stay.
 - Every file is written atomically with mode 0600, every dir we create is 0700 (C-4).
 - A run dir without `summary.json` is recognisably incomplete; verdicts already written stay
   whole after a crash or `kill -9` (S-3).
@@ -44,9 +47,11 @@ FILE_MODE = 0o600  # B-5: owner-only, everything the court writes
 DIR_MODE = 0o700
 STAMP_TOOL = "tribunal"
 
-# The files of one run, by name; verdicts by pattern. Kept in history: judgment and summary.
+# The files of one run, by name; verdicts by pattern. Kept in history: judgment and summary
+# (B-5), and with them every file the judgment can cite (R-6: its refs resolve from its dir).
 RUN_FILES = (SUMMARY_NAME, JUDGMENT_NAME, ROUTING_NAME, *ENVELOPE_NAMES)
 KEPT_IN_HISTORY = (JUDGMENT_NAME, SUMMARY_NAME)
+CITED_IN_HISTORY = (ROUTING_NAME, *ENVELOPE_NAMES)
 _VERDICT = re.compile(r"verdict_[A-Za-z0-9][A-Za-z0-9_.-]*\.json\Z")
 _LENS = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]*\Z")  # the fleet schema's `name`
 _RUN_ID = re.compile(r"[A-Za-z0-9_-]{1,64}\Z")  # also safe as a history/<run_id> dir name
@@ -204,23 +209,46 @@ def _stamp_text(run_id: str) -> str:
 
 
 def _sweep(path: Path, stamped: str) -> None:
-    """Move the earlier run's judgment and summary to `history/<run_id>/`, delete its other run
-    files. Idempotent: a sweep cut short by a crash is finished by the next claim."""
-    for name in KEPT_IN_HISTORY:
-        source = path / name
-        if not source.is_file():
-            continue
+    """Move the earlier run's judgment and summary to `history/<run_id>/` with every file its
+    judgment can cite (verdicts, envelope, manifest, routing), delete its other run files.
+    Idempotent: a sweep cut short by a crash is finished by the next claim."""
+    kept = [path / name for name in KEPT_IN_HISTORY if (path / name).is_file()]
+    if kept:
         # The run id the file itself carries wins over the stamp's: after a claim cut short,
         # the stamp may already name a run that never wrote this file.
-        owner = _file_run_id(source) or stamped
+        owner = next((found for found in map(_file_run_id, kept) if found), stamped)
         history = path / HISTORY_DIR / owner
         history.mkdir(parents=True, exist_ok=True, mode=DIR_MODE)
         os.chmod(path / HISTORY_DIR, DIR_MODE)
         os.chmod(history, DIR_MODE)
-        os.replace(source, history / name)
+        # B-5, R-6: the judgment's evidence_refs resolve relative to its own dir, so what it
+        # cites moves with it — and FIRST: a sweep cut short leaves the judgment behind, and
+        # the next claim (which keys on it) finishes the move.
+        for entry in sorted(path.iterdir(), key=lambda entry: entry.name):
+            if entry.is_file() and _cited(entry.name) and _belongs(entry, owner):
+                os.replace(entry, history / entry.name)
+        for source in kept:
+            os.replace(source, history / source.name)
     for entry in sorted(path.iterdir(), key=lambda entry: entry.name):
         if entry.is_file() and _swept(entry.name):
             entry.unlink()
+
+
+def _cited(name: str) -> bool:
+    """A file a judgment of the run can cite: a verdict, the envelope, manifest or routing."""
+    return name in CITED_IN_HISTORY or is_verdict_name(name)
+
+
+def _belongs(path: Path, owner: str) -> bool:
+    """False when `path` is JSON carrying a run_id other than `owner` (a later run's file)."""
+    if path.suffix != ".json":
+        return True
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, ValueError):
+        return True
+    found = data.get("run_id") if isinstance(data, dict) else None
+    return found is None or found == owner
 
 
 def _swept(name: str) -> bool:

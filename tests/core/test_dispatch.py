@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from tests.core.seats import ENV, lens_route, server_rung, write_fleet
 from tests.jurors import JurorServer, reply, slow, together, verdict
 from tribunal.core.dispatch import SeatJob, dispatch_seats
@@ -103,3 +105,24 @@ def test_each_ollama_model_used_is_unloaded_once_after_every_seat(tmp_path: Path
     assert paths.count("/api/generate") == 1  # once, and only for the rung that was used
     assert paths[-1] == "/api/generate"  # after every seat's chat request
     assert server.requests[-1].body == {"model": "local-model", "keep_alive": 0}
+
+
+def test_an_on_seat_error_is_raised_after_every_other_record_is_delivered(
+    tmp_path: Path,
+) -> None:
+    # B-5: a failed write of one verdict never discards the verdicts of the other seats.
+    with JurorServer("openai") as server:
+        fleet = lens_fleet(tmp_path, server, 4, concurrency=4)
+        for lens in fleet.lenses:
+            server.when(f'"lens": "{lens.id}"', reply(verdict(lens.id)))
+        delivered: list[str] = []
+
+        def on_seat(record: SeatRecord) -> None:
+            delivered.append(record.lens)
+            if len(delivered) == 1:
+                raise OSError("disk full")
+
+        context = SeatContext.for_fleet(fleet, environ=ENV)
+        with pytest.raises(OSError, match="disk full"):
+            dispatch_seats(jobs_of(fleet), context, rungs=fleet.rungs.values(), on_seat=on_seat)
+    assert sorted(delivered) == [f"l{i}" for i in range(4)]

@@ -92,6 +92,51 @@ def test_kill_9_mid_convening_keeps_written_verdicts_and_a_second_convening_work
     assert len(list(out.glob("verdict_*.json"))) == len(EIGHT)
 
 
+def test_ctrl_c_mid_convening_exits_130_at_once_keeping_the_written_verdicts(
+    subject: Change, contract: Path, tmp_path: Path
+) -> None:
+    # L-9, S-3, C-2: SIGINT stops the waiting for stalled seats; what was delivered stays.
+    out = tmp_path / "out"
+    ledger = tmp_path / "ledger.json"
+    with jury(tmp_path) as court:
+        court.all_pass(skip=["telemetry", "state_continuity"])
+        court.answer("telemetry", slow(60, passing("telemetry")))
+        court.answer("state_continuity", slow(60, passing("state_continuity")))
+        args = [
+            sys.executable, "-m", "tribunal", "convene", "--repo", str(subject.path),
+            "--base", subject.base, "--contract", str(contract), "--fleet", str(court.fleet),
+            "--builder", "vendor-a", "--out", str(out), "--ledger", str(ledger), "--no-proofs",
+        ]  # fmt: skip
+        process = subprocess.Popen(
+            args, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True
+        )
+        try:
+            deadline = time.monotonic() + 60
+            while len(list(out.glob("verdict_*.json"))) < len(EIGHT) - 2:
+                assert process.poll() is None, "the convening ended before it was interrupted"
+                assert time.monotonic() < deadline, "no verdicts were written"
+                time.sleep(0.02)
+            process.send_signal(signal.SIGINT)
+            # The stalled seats answer after 60 s: an exit well before that did not wait.
+            _, stderr = process.communicate(timeout=15)
+        finally:
+            if process.poll() is None:
+                os.kill(process.pid, signal.SIGKILL)
+                process.wait()
+    assert process.returncode == 130, stderr
+    assert stderr == "tribunal: interrupted\n"
+    stamp = json.loads((out / ".tribunal-stamp").read_text(encoding="utf-8"))
+    written = sorted(out.glob("verdict_*.json"))
+    assert len(written) == len(EIGHT) - 2
+    for path in written:
+        verdict = json.loads(path.read_text(encoding="utf-8"))  # whole, valid JSON
+        assert verdict["run_id"] == stamp["run_id"] and verdict["verdict"] == "pass"
+    assert not (out / "verdict_telemetry.json").exists()
+    assert not (out / "summary.json").exists()  # recognisably incomplete
+    assert not (out / "judgment.md").exists()
+    assert not ledger.exists()  # no round recorded for a sitting that did not finish
+
+
 def test_a_foreign_unstamped_dir_with_tribunal_shaped_files_is_refused_untouched(
     subject: Change, contract: Path, tmp_path: Path
 ) -> None:

@@ -10,9 +10,9 @@ an exploding lens never throws away verdicts already paid for).
 
 from __future__ import annotations
 
+import queue
 import threading
 from collections.abc import Callable, Iterable, Sequence
-from concurrent.futures import Future, ThreadPoolExecutor, as_completed
 from contextlib import AbstractContextManager
 from dataclasses import dataclass, replace
 
@@ -61,30 +61,73 @@ def dispatch_seats(
     `on_release_failure` hears of an unload that failed.
 
     Returns the records in the order of `jobs`. A seat that raises becomes a hold naming the
-    error (redacted, S-6); only an exception of `on_seat` itself escapes, once every seat is done.
+    error (redacted, S-6). An exception of `on_seat` itself is recorded, every remaining record
+    is still delivered to `on_seat`, and the first such exception is raised once every seat is
+    done (B-5: one failed write never discards the verdicts of the other seats).
+
+    KeyboardInterrupt (S-3, C-2: Ctrl-C) stops the waiting at once: the records that already
+    finished are delivered to `on_seat`, the seats still sitting are abandoned (daemon threads:
+    the process exits without joining them, and no model is unloaded under a seat that may
+    still be using it), and the interrupt is re-raised.
     """
     if not jobs:
         return []
     rungs = tuple(rungs)
     context = replace(context, gate=RungGates(rungs), asked=set())
     records: list[SeatRecord | None] = [None] * len(jobs)
+    finished: queue.SimpleQueue[tuple[int, SeatRecord]] = queue.SimpleQueue()
+    # Daemon threads, not a ThreadPoolExecutor: the executor's workers are joined at
+    # interpreter exit, so a Ctrl-C would still wait for every stalled seat (L-9, S-3).
+    for index, job in enumerate(jobs):
+        threading.Thread(
+            target=_sit_into,
+            args=(index, job, context, finished),
+            name=f"seat-{job.route.lens.id}",
+            daemon=True,
+        ).start()
+    errors: list[Exception] = []
+
+    def deliver(index: int, record: SeatRecord) -> None:
+        records[index] = record
+        if on_seat is None:
+            return
+        try:
+            on_seat(record)
+        except Exception as error:  # recorded; the other verdicts are still delivered
+            errors.append(error)
+
     try:
-        with ThreadPoolExecutor(max_workers=len(jobs), thread_name_prefix="seat") as pool:
-            futures: dict[Future[SeatRecord], int] = {
-                pool.submit(_sit, job, context): index for index, job in enumerate(jobs)
-            }
-            for future in as_completed(futures):
-                index = futures[future]
-                record = future.result()
-                records[index] = record
-                if on_seat is not None:
-                    on_seat(record)
-    finally:
-        # L-7: the last holder unloads — after the pool has joined every seat, never before.
-        for message in context.release_models(rungs):
-            if on_release_failure is not None:
-                on_release_failure(message)
+        for _ in jobs:
+            deliver(*finished.get())
+    except KeyboardInterrupt:
+        # S-3: keep every verdict already paid for, wait for none still sitting.
+        while True:
+            try:
+                item = finished.get_nowait()
+            except queue.Empty:
+                break
+            deliver(*item)
+        raise
+    # L-7: the last holder unloads — after every seat has finished, never before.
+    for message in context.release_models(rungs):
+        if on_release_failure is not None:
+            on_release_failure(message)
+    if errors:
+        raise errors[0]
     return [record for record in records if record is not None]
+
+
+def _sit_into(
+    index: int,
+    job: SeatJob,
+    context: SeatContext,
+    finished: queue.SimpleQueue[tuple[int, SeatRecord]],
+) -> None:
+    try:
+        record = _sit(job, context)
+    except BaseException as error:  # never leave the sitting waiting for a record (L-9)
+        record = _crashed(job.route, error, context)
+    finished.put((index, record))
 
 
 def _sit(job: SeatJob, context: SeatContext) -> SeatRecord:
@@ -92,10 +135,15 @@ def _sit(job: SeatJob, context: SeatContext) -> SeatRecord:
     try:
         return walk_seat(route, job.prompt, context)
     except Exception as error:  # L-9: one seat's crash is that lens's hold, not the sitting's
-        message = redact(f"{type(error).__name__}: {error}", context.secrets)
-        return SeatRecord.hold(
-            lens=route.lens.id,
-            tier=route.tier.name,
-            rejected_rungs=tuple(skip.to_rejected() for skip in route.skipped),
-            note=f"the seat crashed: {message}",
-        )
+        return _crashed(route, error, context)
+
+
+def _crashed(route: LensRoute, error: BaseException, context: SeatContext) -> SeatRecord:
+    """The hold of a seat that crashed, naming the error (redacted, S-6)."""
+    message = redact(f"{type(error).__name__}: {error}", context.secrets)
+    return SeatRecord.hold(
+        lens=route.lens.id,
+        tier=route.tier.name,
+        rejected_rungs=tuple(skip.to_rejected() for skip in route.skipped),
+        note=f"the seat crashed: {message}",
+    )

@@ -7,6 +7,8 @@ from pathlib import Path
 
 import click
 
+from tribunal.cli.options import fleet_and_builder
+
 
 @click.command("convene")
 @click.option(
@@ -28,17 +30,7 @@ import click
     type=click.Path(dir_okay=False, path_type=Path),
     help="The review contract (intent, criteria, red, test_command; E-2).",
 )
-@click.option(
-    "--fleet",
-    required=True,
-    type=click.Path(dir_okay=False, path_type=Path),
-    help="Fleet file (YAML): rungs, tiers, lenses.",
-)
-@click.option(
-    "--builder",
-    required=True,
-    help="The model or family that built the change: its family never sits (L-2).",
-)
+@fleet_and_builder
 @click.option(
     "--out",
     "out_dir",

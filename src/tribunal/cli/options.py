@@ -42,3 +42,20 @@ def out_file(what: str) -> Callable[[F], F]:
         )(function)
 
     return decorate
+
+
+def fleet_and_builder(function: F) -> F:
+    """`--fleet` and `--builder`, as `ladder`, `seat` and `convene` take them (L-1, L-2); both may
+    come from the project settings (C-9)."""
+    function = click.option(
+        "--builder",
+        required=True,
+        help="The model or family that built the change (a rung id, model id or family): "
+        "every rung of its family is refused before any dispatch (L-2).",
+    )(function)
+    return click.option(
+        "--fleet",
+        required=True,
+        type=click.Path(dir_okay=False, path_type=Path),
+        help="Fleet file (YAML): rungs, tiers, lenses.",
+    )(function)

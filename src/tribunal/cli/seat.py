@@ -8,23 +8,14 @@ from pathlib import Path
 
 import click
 
+from tribunal.cli.options import fleet_and_builder
 from tribunal.enums import ExitCode, SeatVerdict
 
 ROLES = ("verifier", "implementor", "safety")
 
 
 @click.command("seat")
-@click.option(
-    "--fleet",
-    required=True,
-    type=click.Path(dir_okay=False, path_type=Path),
-    help="Fleet file (YAML): rungs, tiers, lenses.",
-)
-@click.option(
-    "--builder",
-    required=True,
-    help="The model or family that built the change: a rung id, model id or family.",
-)
+@fleet_and_builder
 @click.option("--lens", "lens_id", help="The lens to seat (one of the fleet's lenses).")
 @click.option(
     "--role",

@@ -7,23 +7,11 @@ from pathlib import Path
 
 import click
 
-from tribunal.cli.options import fleet_and_builder
+from tribunal.cli.options import change_range, fleet_and_builder
 
 
 @click.command("convene")
-@click.option(
-    "--repo",
-    required=True,
-    type=click.Path(file_okay=False, path_type=Path),
-    help="The git repository holding the change.",
-)
-@click.option("--base", required=True, help="The revision the change is measured from.")
-@click.option(
-    "--head",
-    default="HEAD",
-    show_default=True,
-    help="The commit judged (read from git objects, never the working tree).",
-)
+@change_range
 @click.option(
     "--contract",
     required=True,

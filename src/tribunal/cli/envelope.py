@@ -4,24 +4,12 @@ from __future__ import annotations
 
 import click
 
+from tribunal.cli.options import change_range
 from tribunal.enums import ExitCode
 
 
 @click.command("envelope")
-@click.option(
-    "--repo",
-    "repo",
-    required=True,
-    type=click.Path(file_okay=False, path_type=str),
-    help="The git repository holding the change.",
-)
-@click.option("--base", required=True, help="The revision the change is measured from.")
-@click.option(
-    "--head",
-    default="HEAD",
-    show_default=True,
-    help="The commit judged (read from git objects, never the working tree).",
-)
+@change_range
 @click.option(
     "--contract",
     "contract_path",

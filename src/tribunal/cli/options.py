@@ -59,3 +59,23 @@ def fleet_and_builder(function: F) -> F:
         type=click.Path(dir_okay=False, path_type=Path),
         help="Fleet file (YAML): rungs, tiers, lenses.",
     )(function)
+
+
+def change_range(function: F) -> F:
+    """`--repo`, `--base`, `--head`: the change judged, as `envelope` and `convene` take it — a
+    commit range read from git objects, never the working tree (E-1, B-6)."""
+    function = click.option(
+        "--head",
+        default="HEAD",
+        show_default=True,
+        help="The commit judged (read from git objects, never the working tree).",
+    )(function)
+    function = click.option(
+        "--base", required=True, help="The revision the change is measured from."
+    )(function)
+    return click.option(
+        "--repo",
+        required=True,
+        type=click.Path(file_okay=False, path_type=Path),
+        help="The git repository holding the change.",
+    )(function)

@@ -20,6 +20,7 @@ from tribunal.core.transports.base import (
     answer_budget,
     api_key,
     checked_reply,
+    endpoint_of,
     require_capacity,
 )
 from tribunal.core.transports.deadline import Deadline
@@ -40,12 +41,7 @@ class AnthropicTransport:
     @property
     def endpoint(self) -> str:
         """The rung's endpoint, else ANTHROPIC_BASE_URL, else the Anthropic API."""
-        base = (
-            self.config.endpoint
-            or self.context.environ.get("ANTHROPIC_BASE_URL")
-            or DEFAULT_ENDPOINT
-        )
-        return base.rstrip("/")
+        return endpoint_of(self.config, self.context, "ANTHROPIC_BASE_URL", DEFAULT_ENDPOINT)
 
     def body(self, request: SeatRequest) -> dict[str, Any]:
         """The request body for `request` (params merged last)."""

@@ -182,6 +182,14 @@ def key_values(configs: Iterable[TransportConfig], environ: Mapping[str, str]) -
     )
 
 
+def endpoint_of(
+    config: TransportConfig, context: TransportContext, variable: str, default: str
+) -> str:
+    """L-1, L-7: a rung's base URL — its `endpoint`, else the provider's environment variable,
+    else the provider's default — without a trailing slash."""
+    return (config.endpoint or context.environ.get(variable) or default).rstrip("/")
+
+
 def answer_budget(config: TransportConfig, request: SeatRequest) -> int:
     """The answer budget for this call: the request's, else the rung's, else the default."""
     return request.max_output_tokens or config.answer_budget

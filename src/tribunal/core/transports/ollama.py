@@ -25,6 +25,7 @@ from tribunal.core.transports.base import (
     answer_budget,
     api_key,
     checked_reply,
+    endpoint_of,
     require_capacity,
 )
 from tribunal.core.transports.deadline import Deadline
@@ -74,9 +75,7 @@ class OllamaTransport:
     @property
     def endpoint(self) -> str:
         """The rung's endpoint, else OLLAMA_HOST, else the local default."""
-        return ollama_base(
-            self.config.endpoint or self.context.environ.get("OLLAMA_HOST") or DEFAULT_HOST
-        )
+        return ollama_base(endpoint_of(self.config, self.context, "OLLAMA_HOST", DEFAULT_HOST))
 
     def _headers(self, key: str | None) -> dict[str, str]:
         headers = {"Content-Type": "application/json"}

@@ -212,7 +212,7 @@ def test_limit_pushdown_gives_what_one_ranked_join_gives(tmp_path: Path) -> None
     reference = connection.execute(
         "SELECT entry.case_id FROM entry_text JOIN entry ON entry.id = entry_text.rowid "
         "WHERE entry_text MATCH 'body : \"quota\"' AND entry.superseded = 0 "
-        "ORDER BY -bm25(entry_text) DESC, entry.number DESC, entry.id DESC"
+        "ORDER BY -bm25(entry_text) DESC, entry.number DESC, entry.position DESC"
     ).fetchall()
     everything = search_precedents(path, tmp_path, "quota", limit=None)
     assert [h.case_id for h in everything] == [row[0] for row in reference]

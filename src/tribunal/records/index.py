@@ -12,10 +12,20 @@ CJK text (R-4): runs of Han, kana and Hangul are indexed as overlapping bigrams 
 column and as single characters in a `chars` column, so a two-character query (one bigram
 token) and a one-character query (a `chars` token) both find entries containing them, while
 other text keeps whole-word tokens (unicode61, porter stemming).
+
+Word statistics (X-3): FTS5's bm25 counts every query word's entries by walking the word's whole
+list on every query, and reads each match's length from a side table, so a common word costs
+milliseconds at 100,000 entries whatever the limit. A build therefore keeps what bm25 needs:
+per word (`term`) the number of entries holding it and its highest count in one entry; per entry
+its length in words, the words it holds more than once (`repeats`), and `floor`, the shortest
+length from this id on. Ids follow the entries' text length, shortest first, so search.py can
+rank the shortest entries first and stop once no later entry can score higher, with the very
+scores bm25 gives.
 """
 
 from __future__ import annotations
 
+import functools
 import gc
 import hashlib
 import json
@@ -34,11 +44,14 @@ from tribunal.paths import display_path
 from tribunal.records.precedent import SCOPE_KEYS, Precedent
 from tribunal.records.precedents_file import parse_precedents
 
-INDEX_VERSION = "2"  # 2: ids in (number, position) order
+INDEX_VERSION = "3"  # 3: ids by text length; word statistics (term, length, floor, repeats)
 MMAP_BYTES = 1 << 30  # address space only: pages are mapped on demand
 CACHE_KIB = 64 * 1024
 WARM_LIMIT = 4  # open index connections kept per thread (the oldest is closed first)
 TOKENIZER = "porter unicode61 remove_diacritics 2"
+K1, B = 1.2, 0.75  # bm25's constants in fts5_aux.c, which search.py reproduces (X-3)
+# A word's key in `term` and `repeats`: the column's digit, then the token as FTS5 stores it.
+COLUMN_KEYS = {"body": "0", "chars": "1"}
 CJK_RUN = re.compile(
     "[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff\U00020000-\U0002ebef]+"
 )
@@ -55,6 +68,15 @@ class IndexPaths:
 
 def index_paths(source: Path, root: Path) -> IndexPaths:
     """The index files of `source` under `root/.tribunal/` (one index per precedents file)."""
+    relative = not (source.is_absolute() and root.is_absolute())
+    return _index_paths(source, root, os.getcwd() if relative else None)
+
+
+@functools.lru_cache(maxsize=64)
+def _index_paths(source: Path, root: Path, cwd: str | None) -> IndexPaths:
+    # X-3: resolving two paths costs a system call per component on every search; `cwd` keys
+    # the cache of relative paths to the directory they were resolved in.
+    del cwd
     key = hashlib.sha256(str(source.resolve()).encode("utf-8")).hexdigest()[:16]
     base = root.resolve() / ".tribunal" / "index" / f"precedents-{key}"
     return IndexPaths(
@@ -186,21 +208,27 @@ def rebuild(source: Path, root: Path) -> None:
             with closing(sqlite3.connect(temporary)) as connection:
                 _create(connection)
                 superseded = parsed.superseded_ids()
-                # X-3: ids follow (number, position in the file), so `rowid DESC` is the tie
-                # order of search (the higher number first) and a ranked FTS query can take its
-                # LIMIT before any join.
-                ordered = sorted(
-                    enumerate(parsed.entries, 1), key=lambda item: (item[1].number, item[0])
-                )
-                connection.executemany(
-                    "INSERT INTO entry VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                    (_row(n, p, e, superseded) for n, (p, e) in enumerate(ordered, 1)),
-                )
+                texts = [cjk_text(_body(entry)) for entry in parsed.entries]
+                # X-3: ids follow the length in words, so ranking can go shortest first. FTS5
+                # counts words only once it has the text: this is an estimate (the exact
+                # lengths, and the floors that make ranking exact, are read back below).
+                estimates = [_estimated_length(body, chars) for body, chars in texts]
+                ordered = sorted(range(len(texts)), key=estimates.__getitem__)
                 connection.executemany(
                     "INSERT INTO entry_text(rowid, body, chars) VALUES (?, ?, ?)",
-                    ((n, *cjk_text(_body(e))) for n, (_, e) in enumerate(ordered, 1)),
+                    ((n, *texts[i]) for n, i in enumerate(ordered, 1)),
                 )
+                words = _word_statistics(connection)
+                connection.executemany(
+                    "INSERT INTO entry VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    (
+                        (*_row(n, i + 1, parsed.entries[i], superseded), *words.of_entry(n))
+                        for n, i in enumerate(ordered, 1)
+                    ),
+                )
+                connection.executemany("INSERT INTO term VALUES (?, ?, ?, ?)", words.terms())
                 meta = _source_meta(stat, hashlib.sha256(raw).hexdigest())
+                meta |= {"entries": str(len(texts)), "words": str(sum(words.lengths))}
                 connection.executemany("INSERT INTO meta VALUES (?, ?)", meta.items())
                 connection.commit()
             os.replace(temporary, paths.database)
@@ -232,10 +260,102 @@ def _create(connection: Any) -> None:
             id INTEGER PRIMARY KEY, position INTEGER NOT NULL,
             case_id TEXT NOT NULL, number INTEGER NOT NULL,
             verdict TEXT NOT NULL, superseded INTEGER NOT NULL,
-            domains TEXT, tiers TEXT, modes TEXT, output TEXT NOT NULL);
+            domains TEXT, tiers TEXT, modes TEXT, output TEXT NOT NULL,
+            length INTEGER NOT NULL, floor INTEGER NOT NULL, repeats TEXT);
+        CREATE TABLE term(
+            key TEXT PRIMARY KEY, entries INTEGER NOT NULL, most INTEGER NOT NULL,
+            at_most INTEGER NOT NULL
+        ) WITHOUT ROWID;
         CREATE VIRTUAL TABLE entry_text USING fts5(body, chars, tokenize='{TOKENIZER}');
         """
     )
+
+
+@dataclass(frozen=True)
+class _WordStatistics:
+    """What bm25 needs, read back from a built FTS5 table (see the module doc)."""
+
+    lengths: list[int]  # words per entry, by id - 1
+    floors: list[int]  # the shortest length from this id on, by id - 1
+    repeats: dict[int, dict[str, int]]  # id -> key -> count, for counts above 1
+    # key -> [entries holding it, its highest count in one, entries holding it that often]
+    statistics: dict[str, list[int]]
+
+    def of_entry(self, rowid: int) -> tuple[int, int, str | None]:
+        """(length, floor, repeats) of the entry with this id; `repeats` is " KEY:COUNT ..."
+        with a space before and after each pair (keys hold letters and digits only), so a
+        query finds a word's count with one substring search, in SQL or in Python."""
+        repeats = self.repeats.get(rowid)
+        text = None
+        if repeats is not None:
+            text = "".join(f" {key}:{count}" for key, count in repeats.items()) + " "
+        return self.lengths[rowid - 1], self.floors[rowid - 1], text
+
+    def terms(self) -> Iterator[tuple[str, int, int, int]]:
+        for key, (entries, most, at_most) in self.statistics.items():
+            yield key, entries, most, at_most
+
+
+def _word_statistics(connection: Any) -> _WordStatistics:
+    """Per word: entries holding it, its highest count in one and how many entries hold it that
+    often; per entry: length, floor and repeats."""
+    connection.execute("CREATE VIRTUAL TABLE temp.vocab USING fts5vocab(main, entry_text, 'col')")
+    connection.execute(
+        "CREATE VIRTUAL TABLE temp.instance USING fts5vocab(main, entry_text, 'instance')"
+    )
+    # FTS5 keeps each entry's length per column as varints in its docsize table; bm25 reads
+    # the same numbers (xColumnSize).
+    sizes = connection.execute("SELECT id, sz FROM entry_text_docsize ORDER BY id").fetchall()
+    lengths = [sum(_varints(size)) for _, size in sizes]
+    if [rowid for rowid, _ in sizes] != list(range(1, len(sizes) + 1)):
+        raise TribunalError("the precedent index has a gap in its ids; rebuild it")
+    floors = list(lengths)
+    for index in range(len(floors) - 2, -1, -1):
+        floors[index] = min(floors[index], floors[index + 1])
+    statistics: dict[str, list[int]] = {}
+    repeated: list[tuple[str, str]] = []
+    for term, column, entries, count in connection.execute(
+        "SELECT term, col, doc, cnt FROM temp.vocab"
+    ):
+        statistics[COLUMN_KEYS[column] + term] = [entries, 1, entries]
+        if count > entries:  # more occurrences than entries: some entry holds it twice
+            repeated.append((term, column))
+    repeats: dict[int, dict[str, int]] = {}
+    for term, column in repeated:
+        key = COLUMN_KEYS[column] + term
+        counts = connection.execute(
+            "SELECT doc, count(*) FROM temp.instance WHERE term = ? AND col = ? "
+            "GROUP BY doc HAVING count(*) > 1",
+            (term, column),
+        ).fetchall()
+        for rowid, count in counts:
+            repeats.setdefault(rowid, {})[key] = count
+        most = max(count for _, count in counts)
+        statistics[key][1:] = [most, sum(1 for _, count in counts if count == most)]
+    return _WordStatistics(lengths, floors, repeats, statistics)
+
+
+# ASCII punctuation and symbols separate words (unicode61); `_` too.
+_ASCII_SEPARATORS = str.maketrans(
+    {c: " " for c in map(chr, range(128)) if not c.isalnum() and not c.isspace()}
+)
+
+
+def _estimated_length(body: str, chars: str) -> int:
+    """About the number of words FTS5 makes of an entry's columns (not exact off ASCII)."""
+    return len(body.translate(_ASCII_SEPARATORS).split()) + len(chars.split())
+
+
+def _varints(blob: bytes) -> list[int]:
+    """SQLite's varints (big-endian groups of 7 bits, the high bit set on all but the last)."""
+    values: list[int] = []
+    value = 0
+    for byte in blob:
+        value = (value << 7) | (byte & 0x7F)
+        if not byte & 0x80:
+            values.append(value)
+            value = 0
+    return values
 
 
 def _row(rowid: int, position: int, entry: Precedent, superseded: set[str]) -> tuple[Any, ...]:

@@ -218,6 +218,8 @@ def rebuild(source: Path, root: Path) -> None:
                     "INSERT INTO entry_text(rowid, body, chars) VALUES (?, ?, ?)",
                     ((n, *texts[i]) for n, i in enumerate(ordered, 1)),
                 )
+                # one merged segment (a bulk insert leaves hundreds) reads faster.
+                connection.execute("INSERT INTO entry_text(entry_text) VALUES ('optimize')")
                 words = _word_statistics(connection)
                 connection.executemany(
                     "INSERT INTO entry VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",

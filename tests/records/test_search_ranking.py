@@ -255,7 +255,23 @@ def test_column_filters_dropped_only_where_no_other_column_holds_the_word(
     assert search.match_expression("京!") == 'body : "京 !"'
     assert search.match_expression("quota 東京") == '"quota" AND "東京"'
     assert search_precedents(source, tmp_path, "京!") == []
+    # `ア・` is the bigram of a CJK run whose second character separates words: its one token
+    # is ア, which `chars` holds for every entry with katakana.
+    assert search.match_expression("ア・") == 'body : "ア・"'
+
     assert [hit.case_id for hit in search_precedents(source, tmp_path, "京")] == [
         "PREC-002",
         "PREC-001",
     ]
+
+
+def test_a_bigram_with_a_separator_keeps_its_column(tmp_path: Path) -> None:
+    entries = [
+        ("PREC-001", "DENY", '"バック・アップ quota"', "x", ""),  # body holds the token ア
+        ("PREC-002", "DENY", '"アップ quota"', "x", ""),  # only `chars` holds ア
+    ]
+    source = write_precedents(tmp_path / "precedents.md", entries)
+    connection = open_index(source, tmp_path)
+    found = search_precedents(source, tmp_path, "ア・")
+    assert [hit.case_id for hit in found] == ["PREC-001"]
+    assert _pairs(found) == _reference(connection, "ア・", SearchFilters(), 20)

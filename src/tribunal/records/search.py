@@ -105,12 +105,15 @@ def _phrases(query: str) -> list[tuple[str, str]]:
 def _expression(phrases: list[tuple[str, str]]) -> str:
     """The FTS5 AND of the phrases. X-3: a column filter makes FTS5 read every candidate's
     positions to learn its column, so a phrase carries one only where the other column could
-    hold it too: `chars` holds single CJK characters, which `body` holds only where a CJK
-    run is one character long. The hits and their bm25 are the same either way."""
+    hold one of its tokens: `chars` holds single CJK characters, which `body` holds too where
+    a CJK run is one character long or a bigram holds a separator (`ク・` is the token ク).
+    The hits and their bm25 are the same either way."""
     terms = []
     for column, text in phrases:
         quoted = '"' + text.replace('"', '""') + '"'
-        shared = column == "chars" or any(len(run) == 1 for run in CJK_RUN.findall(text))
+        shared = column == "chars" or any(
+            len(token) == 1 and CJK_RUN.fullmatch(token) for token in _tokens(text)
+        )
         terms.append(f"{column} : {quoted}" if shared else quoted)
     return " AND ".join(terms)
 

@@ -68,13 +68,19 @@ def _corpus(tmp_path: Path, seed: int, size: int) -> Path:
 def _reference(
     connection: Any, query: str, filters: SearchFilters, limit: int | None
 ) -> list[tuple[str, str, float]]:
+    # Every word with its column filter, as the expression was before filters were dropped
+    # for speed, so a filter wrongly dropped shows as a difference.
+    expression = " AND ".join(
+        f'{column} : "{text.replace(chr(34), chr(34) * 2)}"'
+        for column, text in search._phrases(query)
+    )
     where, parameters = search._filters(filters)
     rows = connection.execute(
         "SELECT entry.case_id, entry.verdict, -bm25(entry_text) FROM entry_text "
         "JOIN entry ON entry.id = entry_text.rowid WHERE entry_text MATCH ?"
         + "".join(f" AND {condition}" for condition in where)
         + " ORDER BY -bm25(entry_text) DESC, entry.number DESC, entry.position DESC",
-        [search.match_expression(query), *parameters],
+        [expression, *parameters],
     ).fetchall()
     return [(row[0], row[1], row[2]) for row in rows][:limit]
 
@@ -128,9 +134,8 @@ def test_each_way_of_ranking_gives_the_same_hits(tmp_path: Path, seed: int) -> N
     source = _corpus(tmp_path, seed, 300)
     connection = open_index(source, tmp_path)
     for query in QUERIES:
-        phrases = search._phrases(query)
-        expression = search._expression(phrases)
-        keys = search._word_keys(phrases)
+        planned = search._plan(search._phrases(query))
+        expression, keys = planned.expression, planned.keys
         statistics = None if keys is None else search._statistics(connection, keys)
         for filters in FILTERS:
             for limit in (1, 3, 20, 1000):
@@ -204,15 +209,13 @@ def test_shortest_first_stops_before_reading_every_match(tmp_path: Path) -> None
     ]
     source = write_precedents(tmp_path / "precedents.md", entries)
     connection = open_index(source, tmp_path)
-    phrases = search._phrases("needle")
-    keys = search._word_keys(phrases)
+    planned = search._plan(search._phrases("needle"))
+    keys = planned.keys
     assert keys is not None
     statistics = search._statistics(connection, keys)
     assert statistics is not None and statistics.bounded(5)
     counting = _CountingConnection(connection)
-    found = search._shortest_first(
-        counting, search._expression(phrases), statistics, SearchFilters(), 5
-    )
+    found = search._shortest_first(counting, planned.expression, statistics, SearchFilters(), 5)
     assert _pairs(found) == _reference(connection, "needle", SearchFilters(), 5)
     assert counting.rows < 100  # of 300 matches
 
@@ -225,10 +228,9 @@ def test_equal_scores_across_the_cut_go_to_the_higher_numbers(tmp_path: Path, qu
     source = write_precedents(tmp_path / "precedents.md", entries)
     connection = open_index(source, tmp_path)
     expected = [(f"PREC-{n:03d}", "DENY") for n in range(80, 75, -1)]
-    phrases = search._phrases(query)
-    expression = search._expression(phrases)
+    planned = search._plan(search._phrases(query))
+    expression, keys = planned.expression, planned.keys
     found = [search._best_by_fts(connection, expression, SearchFilters(), 5)]
-    keys = search._word_keys(phrases)
     if keys is not None:
         statistics = search._statistics(connection, keys)
         assert statistics is not None
@@ -275,3 +277,25 @@ def test_a_bigram_with_a_separator_keeps_its_column(tmp_path: Path) -> None:
     found = search_precedents(source, tmp_path, "ア・")
     assert [hit.case_id for hit in found] == ["PREC-001"]
     assert _pairs(found) == _reference(connection, "ア・", SearchFilters(), 20)
+
+
+def test_the_early_stop_holds_where_the_length_estimate_is_wrong(tmp_path: Path) -> None:
+    """X-3: ids follow an estimate of each entry's length; the stop reads the true shortest
+    length still ahead (`floor`), not the length of the entry just read. A run of lone `・`
+    counts as forty words in the estimate and none for FTS5, so the shortest entry gets the
+    last id; stopping on the last length read would lose it."""
+    entries = [
+        (f"PREC-{n:03d}", "DENY", '"needle ' + "hay " * (5 + n % 7) + '"', "x", "")
+        for n in range(1, 200)
+    ] + [("PREC-200", "DENY", '"needle ' + "・ " * 40 + '"', "x", "")]
+    source = write_precedents(tmp_path / "precedents.md", entries)
+    connection = open_index(source, tmp_path)
+    last = connection.execute("SELECT case_id FROM entry ORDER BY id DESC LIMIT 1").fetchone()
+    assert last == ("PREC-200",)  # the estimate put the shortest entry last
+    planned = search._plan(search._phrases("needle"))
+    assert planned.keys is not None
+    statistics = search._statistics(connection, planned.keys)
+    assert statistics is not None and statistics.bounded(3)
+    found = search._shortest_first(connection, planned.expression, statistics, SearchFilters(), 3)
+    assert found[0].case_id == "PREC-200"
+    assert _pairs(found) == _reference(connection, "needle", SearchFilters(), 3)

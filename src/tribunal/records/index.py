@@ -74,8 +74,9 @@ def index_paths(source: Path, root: Path) -> IndexPaths:
 
 @functools.lru_cache(maxsize=64)
 def _index_paths(source: Path, root: Path, cwd: str | None) -> IndexPaths:
-    # resolving two paths costs a system call per component on every search; `cwd` keys
-    # the cache of relative paths to the directory they were resolved in.
+    # resolving two paths costs a system call per component on every search, so the
+    # answer is remembered. `cwd` is not used here: it is part of the cache key only, so a
+    # relative path is resolved again after a change of directory.
     del cwd
     key = hashlib.sha256(str(source.resolve()).encode("utf-8")).hexdigest()[:16]
     base = root.resolve() / ".tribunal" / "index" / f"precedents-{key}"
@@ -307,10 +308,9 @@ def _word_statistics(connection: Any) -> _WordStatistics:
     )
     # FTS5 keeps each entry's length per column as varints in its docsize table; bm25 reads
     # the same numbers (xColumnSize).
-    sizes = connection.execute("SELECT id, sz FROM entry_text_docsize ORDER BY id").fetchall()
-    lengths = [sum(_varints(size)) for _, size in sizes]
-    if [rowid for rowid, _ in sizes] != list(range(1, len(sizes) + 1)):
-        raise TribunalError("the precedent index has a gap in its ids; rebuild it")
+    # Ids are 1..n (rebuild assigns them), so the list is indexed by id - 1.
+    sizes = connection.execute("SELECT sz FROM entry_text_docsize ORDER BY id").fetchall()
+    lengths = [sum(_varints(size)) for (size,) in sizes]
     floors = list(lengths)
     for index in range(len(floors) - 2, -1, -1):
         floors[index] = min(floors[index], floors[index + 1])

@@ -19,7 +19,6 @@ compare them on generated stores). Three ways get there, chosen for speed only:
 
 from __future__ import annotations
 
-import functools
 import json
 import math
 import re
@@ -83,7 +82,7 @@ class SearchHit:
 
 def match_expression(query: str) -> str:
     """The FTS5 expression for a plain-words query; BadInput when it holds no word."""
-    return _expression(_phrases(query))
+    return _plan(_phrases(query)).expression
 
 
 def _phrases(query: str) -> list[tuple[str, str]]:
@@ -102,20 +101,38 @@ def _phrases(query: str) -> list[tuple[str, str]]:
     return phrases
 
 
-def _expression(phrases: list[tuple[str, str]]) -> str:
-    """The FTS5 AND of the phrases. X-3: a column filter makes FTS5 read every candidate's
-    positions to learn its column, so a phrase carries one only where the other column could
-    hold one of its tokens: `chars` holds single CJK characters, which `body` holds too where
-    a CJK run is one character long or a bigram holds a separator (`ク・` is the token ク).
-    The hits and their bm25 are the same either way."""
+@dataclass(frozen=True)
+class _Query:
+    """A query as the index answers it."""
+
+    expression: str  # the FTS5 AND of its words
+    keys: list[str] | None  # each word's key in the index's `term` table; None for a phrase
+
+
+def _plan(phrases: list[tuple[str, str]]) -> _Query:
+    """The FTS5 expression and the statistics keys of the words (one tokenizer call).
+
+    X-3: a column filter makes FTS5 read every candidate's positions to learn its column, so a
+    word carries one only where the other column could hold one of its tokens: `chars` holds
+    single CJK characters, which `body` holds too where a CJK run is one character long or a
+    bigram holds a separator (`ク・` is the token ク). The hits and their bm25 are the same
+    either way (tests/records/test_search_ranking.py).
+    """
+    tokens = _tokens([text for _, text in phrases])
     terms = []
-    for column, text in phrases:
+    for (column, text), found in zip(phrases, tokens, strict=True):
         quoted = '"' + text.replace('"', '""') + '"'
         shared = column == "chars" or any(
-            len(token) == 1 and CJK_RUN.fullmatch(token) for token in _tokens(text)
+            len(token) == 1 and CJK_RUN.fullmatch(token) for token in found
         )
         terms.append(f"{column} : {quoted}" if shared else quoted)
-    return " AND ".join(terms)
+    keys = None
+    if all(len(found) == 1 for found in tokens):
+        keys = [
+            COLUMN_KEYS[column] + found[0]
+            for (column, _), found in zip(phrases, tokens, strict=True)
+        ]
+    return _Query(" AND ".join(terms), keys)
 
 
 def search_precedents(
@@ -130,9 +147,11 @@ def search_precedents(
 
     Raises BadInput for an empty query or a precedents file that is missing or does not parse.
     """
-    phrases = _phrases(query)
+    # The words are tokenized before the index is opened: a failure of the tokenizer's own
+    # in-memory database is not a sign of a corrupt index (query_index rebuilds on those).
+    planned = _plan(_phrases(query))
     chosen = filters or SearchFilters()
-    return query_index(source, root, lambda connection: _ranked(connection, phrases, chosen, limit))
+    return query_index(source, root, lambda connection: _ranked(connection, planned, chosen, limit))
 
 
 def relevance(
@@ -202,14 +221,13 @@ def _any_word(texts: list[str]) -> list[str]:
 
 
 def _ranked(
-    connection: Any, phrases: list[tuple[str, str]], filters: SearchFilters, limit: int | None
+    connection: Any, query: _Query, filters: SearchFilters, limit: int | None
 ) -> list[SearchHit]:
     """The best `limit` hits (all with None), exactly as one ranked join over every match with
     FTS5's bm25 gives them (module doc); the way there is chosen for speed (X-3)."""
     if limit is not None and limit <= 0:
         return []
-    expression = _expression(phrases)
-    keys = _word_keys(phrases)
+    expression, keys = query.expression, query.keys
     if keys is None:  # a phrase of several tokens: only FTS5 knows its count in an entry
         if limit is None:
             return _ranked_join(connection, expression, filters, None)
@@ -380,19 +398,25 @@ def _shortest_first(
     where, parameters = _filters(filters)
     sql = (
         "SELECT entry_text.rowid, entry.length, entry.floor, entry.number, entry.position, "
-        "entry.repeats, entry.output FROM entry_text JOIN entry ON entry.id = entry_text.rowid "
+        "entry.repeats FROM entry_text JOIN entry ON entry.id = entry_text.rowid "
         "WHERE entry_text MATCH ? AND entry_text.rowid > ?"
         + "".join(f" AND {condition}" for condition in where)
         + " ORDER BY entry_text.rowid LIMIT ?"
     )
-    needles = [f" {key}:" for key in keys]  # as they are in `repeats` (index.py)
-    kept: list[tuple[float, int, int, str]] = []  # score, number, position, output
+    # A word no entry holds twice has a count of 1 everywhere; others are looked up in
+    # `repeats` (index.py). Equal lengths and counts give equal scores, computed once.
+    needles = [None if top == 1 else f" {key}:" for key, top in zip(keys, most, strict=True)]
+    scores: dict[tuple[int, tuple[int, ...]], float] = {}
+    kept: list[tuple[float, int, int, int]] = []  # score, number, position, id
     after, batch = 0, max(2 * limit, FIRST_BATCH)
     while True:
         rows = connection.execute(sql, [expression, after, *parameters, batch]).fetchall()
-        for _, length, _, number, position, repeats, output in rows:
-            frequencies = [_count(repeats, needle) for needle in needles]
-            kept.append((_bm25(idfs, frequencies, length, average), number, position, output))
+        for rowid, length, _, number, position, repeats in rows:
+            counts = tuple(1 if n is None else _count(repeats, n) for n in needles)
+            score = scores.get((length, counts))
+            if score is None:
+                score = scores[length, counts] = _bm25(idfs, list(counts), length, average)
+            kept.append((score, number, position, rowid))
         kept.sort(reverse=True)  # the score, then the higher number, then the later entry
         del kept[limit:]
         if len(rows) < batch:
@@ -401,7 +425,13 @@ def _shortest_first(
         if len(kept) == limit and _bm25(idfs, most, floor, average) < kept[-1][0]:
             break
         batch = min(2 * batch, MAX_BATCH)
-    return _hits([(output, score) for score, _, _, output in kept])
+    outputs = dict(
+        connection.execute(
+            "SELECT id, output FROM entry WHERE id IN (SELECT value FROM json_each(?))",
+            [json.dumps([rowid for *_, rowid in kept])],
+        ).fetchall()
+    )
+    return _hits([(outputs[rowid], score) for score, _, _, rowid in kept])
 
 
 def _count(repeats: str | None, needle: str) -> int:
@@ -481,42 +511,37 @@ def _bm25(idfs: list[float], frequencies: list[int], length: int, average: float
     return score
 
 
-def _word_keys(phrases: list[tuple[str, str]]) -> list[str] | None:
-    """Each phrase's key in the index's `term` table, or None when one holds several tokens."""
-    keys = []
-    for column, text in phrases:
-        found = _tokens(text)
-        if len(found) != 1:
-            return None
-        keys.append(COLUMN_KEYS[column] + found[0])
-    return keys
-
-
 _TOKENIZER = threading.local()
 
 
-@functools.lru_cache(maxsize=4096)
-def _tokens(text: str) -> tuple[str, ...]:
-    """The tokens FTS5 makes of `text` with the index's tokenizer, in order (a function of the
-    text alone, so it is remembered)."""
+def _tokens(texts: list[str]) -> list[list[str]]:
+    """The tokens FTS5 makes of each text with the index's tokenizer, in order.
+
+    The texts go into an in-memory FTS5 table (one per thread) inside a transaction that is
+    rolled back, so nothing accumulates; about 25 microseconds a query. Never cached: a
+    repeated query pays for it again (X-3 measures 100 runs of each query)."""
     if not hasattr(_TOKENIZER, "connection"):
         import sqlite3
 
         connection = sqlite3.connect(":memory:", isolation_level=None)
         connection.executescript(
             f"""
-            CREATE VIRTUAL TABLE word USING fts5(text, tokenize='{TOKENIZER}');
+            CREATE VIRTUAL TABLE word USING fts5(text, tokenize='{TOKENIZER}', content='');
             CREATE VIRTUAL TABLE word_token USING fts5vocab(word, 'instance');
             """
         )
         _TOKENIZER.connection = connection
     connection = _TOKENIZER.connection
-    connection.execute("INSERT INTO word(rowid, text) VALUES (1, ?)", [text])
+    connection.execute("BEGIN")
     try:
-        rows = connection.execute("SELECT term FROM word_token ORDER BY offset").fetchall()
+        connection.executemany("INSERT INTO word(rowid, text) VALUES (?, ?)", enumerate(texts))
+        rows = connection.execute("SELECT doc, offset, term FROM word_token").fetchall()
     finally:
-        connection.execute("DELETE FROM word")
-    return tuple(row[0] for row in rows)
+        connection.execute("ROLLBACK")
+    tokens: list[list[str]] = [[] for _ in texts]
+    for index, _, term in sorted(rows):
+        tokens[index].append(term)
+    return tokens
 
 
 def _filters(filters: SearchFilters) -> tuple[list[str], list[Any]]:

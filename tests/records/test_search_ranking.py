@@ -220,11 +220,19 @@ def test_shortest_first_stops_before_reading_every_match(tmp_path: Path) -> None
     assert counting.rows < 100  # of 300 matches
 
 
+@pytest.mark.parametrize("outsider", [False, True])
 @pytest.mark.parametrize("query", ["quota", "quota-rule"])
-def test_equal_scores_across_the_cut_go_to_the_higher_numbers(tmp_path: Path, query: str) -> None:
+def test_equal_scores_across_the_cut_go_to_the_higher_numbers(
+    tmp_path: Path, query: str, outsider: bool
+) -> None:
     """Eighty entries score the same: each way must read past its first batch (or its first
-    LIMIT) and keep the five highest numbers, never the first five it happens to read."""
+    LIMIT) and keep the five highest numbers, never the first five it happens to read. The
+    outsider matches nothing, is short for FTS5 and long by the estimate, so it sits last and
+    holds the floor down: shortest-first must then bound the lengths to read by the score
+    kept, ties included, not stop at the floor."""
     entries = [(f"PREC-{n:03d}", "DENY", '"quota rule"', "x", "") for n in range(1, 81)]
+    if outsider:
+        entries.append(("PREC-081", "DENY", '"other ' + "・ " * 60 + '"', "x", ""))
     source = write_precedents(tmp_path / "precedents.md", entries)
     connection = open_index(source, tmp_path)
     expected = [(f"PREC-{n:03d}", "DENY") for n in range(80, 75, -1)]

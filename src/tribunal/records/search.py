@@ -321,6 +321,15 @@ class _Statistics:
     at_most: list[int]  # entries holding each word `most` times
     average: float  # words per entry
 
+    @property
+    def constant_counts(self) -> list[int | None]:
+        """Per word, its count in every entry holding it when that is the same for all (every
+        entry holds it its highest count of times), else None."""
+        return [
+            most if at_most == holding else None
+            for most, at_most, holding in zip(self.most, self.at_most, self.holding, strict=True)
+        ]
+
     def bounded(self, limit: int) -> bool:
         """Whether reading shortest first will stop early. Its bound takes every word at its
         highest count at once: tight when no word repeats, or when one word is held its
@@ -345,20 +354,18 @@ class _Statistics:
 
 
 def _statistics(connection: Any, keys: list[str]) -> _Statistics | None:
-    """The statistics of `keys`, or None when a word is in no entry."""
+    """The statistics of `keys`, or None when a word is in no entry (one statement: X-3)."""
     distinct = sorted(set(keys))
-    known = {
-        key: (entries, most, at_most)
-        for key, entries, most, at_most in connection.execute(
-            "SELECT key, entries, most, at_most FROM term "
-            f"WHERE key IN ({', '.join('?' * len(distinct))})",
-            distinct,
-        )
-    }
-    if len(known) < len(distinct):
+    rows = connection.execute(
+        "SELECT key, entries, most, at_most, "
+        "(SELECT value FROM meta WHERE key = 'entries'), (SELECT value FROM meta WHERE key = "
+        f"'words') FROM term WHERE key IN ({', '.join('?' * len(distinct))})",
+        distinct,
+    ).fetchall()
+    if len(rows) < len(distinct):
         return None
-    meta = dict(connection.execute("SELECT key, value FROM meta WHERE key IN ('entries', 'words')"))
-    entries, words = int(meta["entries"]), int(meta["words"])
+    known = {row[0]: row[1:4] for row in rows}
+    entries, words = int(rows[0][4]), int(rows[0][5])
     return _Statistics(
         keys,
         idfs=[_idf(entries, known[key][0]) for key in keys],
@@ -395,24 +402,34 @@ def _shortest_first(
         statistics.most,
         statistics.average,
     )
+    # A word every entry holds equally often has that count everywhere; others are looked up
+    # in `repeats` (index.py), which is read only then. Equal lengths and counts give equal
+    # scores, computed once.
+    lookups = [
+        (f" {key}:", constant)
+        for key, constant in zip(keys, statistics.constant_counts, strict=True)
+    ]
+    repeats_column = "NULL" if all(c is not None for _, c in lookups) else "entry.repeats"
     where, parameters = _filters(filters)
     sql = (
         "SELECT entry_text.rowid, entry.length, entry.floor, entry.number, entry.position, "
-        "entry.repeats FROM entry_text JOIN entry ON entry.id = entry_text.rowid "
-        "WHERE entry_text MATCH ? AND entry_text.rowid > ?"
+        f"{repeats_column} FROM entry_text JOIN entry ON entry.id = entry_text.rowid "
+        "WHERE entry_text MATCH ? AND entry_text.rowid > ? AND entry.length <= ?"
         + "".join(f" AND {condition}" for condition in where)
         + " ORDER BY entry_text.rowid LIMIT ?"
     )
-    # A word no entry holds twice has a count of 1 everywhere; others are looked up in
-    # `repeats` (index.py). Equal lengths and counts give equal scores, computed once.
-    needles = [None if top == 1 else f" {key}:" for key, top in zip(keys, most, strict=True)]
+    longest = _UNBOUNDED
     scores: dict[tuple[int, tuple[int, ...]], float] = {}
     kept: list[tuple[float, int, int, int]] = []  # score, number, position, id
     after, batch = 0, max(2 * limit, FIRST_BATCH)
     while True:
-        rows = connection.execute(sql, [expression, after, *parameters, batch]).fetchall()
+        rows = connection.execute(sql, [expression, after, longest, *parameters, batch])
+        rows = rows.fetchall()
         for rowid, length, _, number, position, repeats in rows:
-            counts = tuple(1 if n is None else _count(repeats, n) for n in needles)
+            counts = tuple(
+                _count(repeats, needle) if constant is None else constant
+                for needle, constant in lookups
+            )
             score = scores.get((length, counts))
             if score is None:
                 score = scores[length, counts] = _bm25(idfs, list(counts), length, average)
@@ -422,8 +439,12 @@ def _shortest_first(
         if len(rows) < batch:
             break  # every match read
         after, floor = rows[-1][0], rows[-1][2]
-        if len(kept) == limit and _bm25(idfs, most, floor, average) < kept[-1][0]:
-            break
+        if len(kept) == limit:
+            if _bm25(idfs, most, floor, average) < kept[-1][0]:
+                break
+            # Entries longer than this cannot reach the last score kept, even on a tie: the
+            # next batches skip them in SQL rather than read them here.
+            longest = _longest(idfs, most, average, kept[-1][0], floor)
         batch = min(2 * batch, MAX_BATCH)
     outputs = dict(
         connection.execute(
@@ -432,6 +453,27 @@ def _shortest_first(
         ).fetchall()
     )
     return _hits([(outputs[rowid], score) for score, _, _, rowid in kept])
+
+
+_UNBOUNDED = 1 << 62  # no length limit (SQLite integers are 64-bit)
+
+
+def _longest(idfs: list[float], most: list[int], average: float, score: float, floor: int) -> int:
+    """The greatest length at which an entry holding each word its highest count of times
+    still scores `score` or more; `floor` is such a length. The bound falls with the length,
+    so an exponential search, then a bisection, finds it."""
+    low, high = floor, 2 * floor
+    while _bm25(idfs, most, high, average) >= score:
+        low, high = high, 2 * high
+        if high >= _UNBOUNDED:
+            return _UNBOUNDED
+    while high - low > 1:
+        middle = (low + high) // 2
+        if _bm25(idfs, most, middle, average) >= score:
+            low = middle
+        else:
+            high = middle
+    return low
 
 
 def _count(repeats: str | None, needle: str) -> int:
@@ -459,13 +501,19 @@ def _scored_in_sql(
     counts, scores = [], []
     count_parameters: list[Any] = []
     score_parameters: list[Any] = []
-    for index, (key, idf) in enumerate(zip(statistics.keys, statistics.idfs, strict=True)):
+    for index, (key, idf, constant) in enumerate(
+        zip(statistics.keys, statistics.idfs, statistics.constant_counts, strict=True)
+    ):
         needle = f" {key}:"
-        counts.append(
-            "coalesce(CAST(substr(entry.repeats, nullif(instr(entry.repeats, ?), 0) + ?, 12) "
-            f"AS INTEGER), 1) AS count{index}"
-        )
-        count_parameters.extend([needle, len(needle)])
+        if constant is not None:
+            counts.append(f"? AS count{index}")
+            count_parameters.append(constant)
+        else:
+            counts.append(
+                "coalesce(CAST(substr(entry.repeats, nullif(instr(entry.repeats, ?), 0) + ?, 12) "
+                f"AS INTEGER), 1) AS count{index}"
+            )
+            count_parameters.extend([needle, len(needle)])
         scores.append(f"? * ((count{index} * ?) / (count{index} + norm))")
         score_parameters.extend([idf, K1 + 1.0])
     # The innermost query runs as a co-routine (LIMIT -1 keeps it from being flattened into
@@ -534,7 +582,8 @@ def _tokens(texts: list[str]) -> list[list[str]]:
     connection = _TOKENIZER.connection
     connection.execute("BEGIN")
     try:
-        connection.executemany("INSERT INTO word(rowid, text) VALUES (?, ?)", enumerate(texts))
+        for index, text in enumerate(texts):
+            connection.execute("INSERT INTO word(rowid, text) VALUES (?, ?)", (index, text))
         rows = connection.execute("SELECT doc, offset, term FROM word_token").fetchall()
     finally:
         connection.execute("ROLLBACK")

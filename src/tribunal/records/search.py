@@ -107,6 +107,7 @@ class _Query:
 
     expression: str  # the FTS5 AND of its words
     keys: list[str] | None  # each word's key in the index's `term` table; None for a phrase
+    token_keys: list[str]  # the key of every token of every word
 
 
 def _plan(phrases: list[tuple[str, str]]) -> _Query:
@@ -132,7 +133,12 @@ def _plan(phrases: list[tuple[str, str]]) -> _Query:
             COLUMN_KEYS[column] + found[0]
             for (column, _), found in zip(phrases, tokens, strict=True)
         ]
-    return _Query(" AND ".join(terms), keys)
+    token_keys = [
+        COLUMN_KEYS[column] + token
+        for (column, _), found in zip(phrases, tokens, strict=True)
+        for token in found
+    ]
+    return _Query(" AND ".join(terms), keys, token_keys)
 
 
 def search_precedents(
@@ -229,8 +235,11 @@ def _ranked(
         return []
     expression, keys = query.expression, query.keys
     if keys is None:  # a phrase of several tokens: only FTS5 knows its count in an entry
-        if limit is None:
-            return _ranked_join(connection, expression, filters, None)
+        matches = _most_matches(connection, query.token_keys)
+        if matches == 0:
+            return []  # a token no entry holds
+        if limit is None or (matches is not None and matches <= FEW_MATCHES):
+            return _ranked_join(connection, expression, filters, limit)
         return _best_by_fts(connection, expression, filters, limit)
     statistics = _statistics(connection, keys)
     if statistics is None:
@@ -242,6 +251,23 @@ def _ranked(
     if limit is None:
         return _ranked_join(connection, expression, filters, None)
     return _best_by_fts(connection, expression, filters, limit)
+
+
+# Up to this many matches, one ranked join (bm25 and the entry for each) costs less than
+# FTS5's LIMIT followed by a join of the few kept, which may need a second pass for ties.
+FEW_MATCHES = 300
+
+
+def _most_matches(connection: Any, token_keys: list[str]) -> int | None:
+    """At most how many entries a query matches: the fewest entries holding one of its tokens
+    (0 when one is in no entry); None when it has no token."""
+    distinct = sorted(set(token_keys))
+    if not distinct:
+        return None
+    rows = connection.execute(
+        f"SELECT entries FROM term WHERE key IN ({', '.join('?' * len(distinct))})", distinct
+    ).fetchall()
+    return 0 if len(rows) < len(distinct) else min(row[0] for row in rows)
 
 
 def _ranked_join(
@@ -409,7 +435,10 @@ def _shortest_first(
         (f" {key}:", constant)
         for key, constant in zip(keys, statistics.constant_counts, strict=True)
     ]
-    repeats_column = "NULL" if all(c is not None for _, c in lookups) else "entry.repeats"
+    same_counts = tuple(c for _, c in lookups if c is not None)
+    if len(same_counts) < len(lookups):
+        same_counts = ()  # some count differs between entries: looked up per entry
+    repeats_column = "entry.repeats" if not same_counts else "NULL"
     where, parameters = _filters(filters)
     sql = (
         "SELECT entry_text.rowid, entry.length, entry.floor, entry.number, entry.position, "
@@ -426,7 +455,7 @@ def _shortest_first(
         rows = connection.execute(sql, [expression, after, longest, *parameters, batch])
         rows = rows.fetchall()
         for rowid, length, _, number, position, repeats in rows:
-            counts = tuple(
+            counts = same_counts or tuple(
                 _count(repeats, needle) if constant is None else constant
                 for needle, constant in lookups
             )

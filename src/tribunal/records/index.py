@@ -16,10 +16,11 @@ other text keeps whole-word tokens (unicode61, porter stemming).
 Word statistics (X-3): FTS5's bm25 counts every query word's entries by walking the word's whole
 list on every query, and reads each match's length from a side table, so a common word costs
 milliseconds at 100,000 entries whatever the limit. A build therefore keeps what bm25 needs:
-per word (`term`) the number of entries holding it and its highest count in one entry; per entry
-its length in words, the words it holds more than once (`repeats`), and `floor`, the shortest
-length from this id on. Ids follow the entries' text length, shortest first, so search.py can
-rank the shortest entries first and stop once no later entry can score higher, with the very
+per word (`term`) the number of entries holding it, its highest count in one entry and how many
+entries hold it that often; per entry its length in words, the words it holds more than once
+(`repeats`), and `floor`, the shortest length from this id on. Ids follow an estimate of the
+length, shortest first, so search.py can rank the shortest entries first and stop once no later
+entry can score higher (the floor keeps that exact where the estimate is wrong), with the very
 scores bm25 gives.
 """
 
@@ -295,6 +296,7 @@ class _WordStatistics:
         return self.lengths[rowid - 1], self.floors[rowid - 1], text
 
     def terms(self) -> Iterator[tuple[str, int, int, int]]:
+        """The rows of `term`: (key, entries, most, at_most)."""
         for key, (entries, most, at_most) in self.statistics.items():
             yield key, entries, most, at_most
 

@@ -475,13 +475,8 @@ def _shortest_first(
             # next batches skip them in SQL rather than read them here.
             longest = _longest(idfs, most, average, kept[-1][0], floor)
         batch = min(2 * batch, MAX_BATCH)
-    outputs = dict(
-        connection.execute(
-            "SELECT id, output FROM entry WHERE id IN (SELECT value FROM json_each(?))",
-            [json.dumps([rowid for *_, rowid in kept])],
-        ).fetchall()
-    )
-    return _hits([(outputs[rowid], score) for score, _, _, rowid in kept])
+    entries = _entries_of(connection, [rowid for *_, rowid in kept], "", [])
+    return _hits([(entries[rowid][2], score) for score, _, _, rowid in kept])
 
 
 _UNBOUNDED = 1 << 62  # no length limit (SQLite integers are 64-bit)

@@ -131,11 +131,27 @@ def test_plain_output_and_limit(store: Path, monkeypatch: pytest.MonkeyPatch) ->
 def test_bad_queries_and_files(store: Path, tmp_path: Path) -> None:
     with pytest.raises(BadInput, match="holds no word"):
         search_precedents(store, tmp_path, " - ")
+    with pytest.raises(BadInput, match="holds no word"):
+        search_precedents(store, tmp_path, "__ _")  # `_` separates words, as `-` does
+    with pytest.raises(BadInput, match="not UTF-8 text"):
+        search_precedents(store, tmp_path, "limit\udcff")  # a shell passing a bad byte
     with pytest.raises(BadInput, match="file not found"):
         search_precedents(tmp_path / "missing.md", tmp_path, "x")
     store.write_text(store.read_text().replace("verdict: DENY", "verdict: NO", 1))
     with pytest.raises(BadInput, match="verdict"):
         search_precedents(store, tmp_path, "limit")
+
+
+def test_underscores_alone_are_no_word(store: Path) -> None:
+    assert ids(store, "limit _") == ids(store, "limit") == ["PREC-005", "PREC-007", "PREC-001"]
+
+
+def test_a_limit_beyond_any_store_gives_every_match(store: Path) -> None:
+    """A limit past SQLite's integers (the CLI takes any) means "all", never an overflow."""
+    for query in ("limit", "rate-limit", "tenant_id dedup"):
+        everything = search_precedents(store, store.parent, query, limit=None)
+        assert everything
+        assert search_precedents(store, store.parent, query, limit=1 << 63) == everything
 
 
 def test_index_lives_under_dot_tribunal(store: Path) -> None:

@@ -43,7 +43,6 @@ from tribunal.records.index import (
 from tribunal.records.precedent import ALL_SCOPE
 
 Result = TypeVar("Result")
-_WORD_CHAR = re.compile(r"\w")
 _TOKEN = re.compile(r"[^\W_]+")  # unicode61: letters and digits; `_` separates words
 
 
@@ -87,10 +86,16 @@ def match_expression(query: str) -> str:
 
 def _phrases(query: str) -> list[tuple[str, str]]:
     """(column, phrase text) per word of `query`; BadInput when it holds no word."""
+    try:
+        query.encode("utf-8")
+    except UnicodeEncodeError as error:  # bytes that are not UTF-8, passed through by the shell
+        raise BadInput(
+            f"the query is not UTF-8 text (character {error.start + 1})", field="QUERY"
+        ) from None
     phrases = []
     for word in query.split():
-        if not _WORD_CHAR.search(word):
-            continue  # punctuation alone: nothing to look for
+        if not _TOKEN.search(word):
+            continue  # punctuation (or `_`) alone: nothing to look for
         if CJK_RUN.fullmatch(word) and len(word) == 1:
             phrases.append(("chars", word))
             continue
@@ -233,6 +238,8 @@ def _ranked(
     FTS5's bm25 gives them (module doc); the way there is chosen for speed (X-3)."""
     if limit is not None and limit <= 0:
         return []
+    if limit is not None:
+        limit = min(limit, MAX_LIMIT)
     expression, keys = query.expression, query.keys
     if keys is None:  # a phrase of several tokens: only FTS5 knows its count in an entry
         matches = _most_matches(connection, query.token_keys)
@@ -252,6 +259,10 @@ def _ranked(
         return _ranked_join(connection, expression, filters, None)
     return _best_by_fts(connection, expression, filters, limit)
 
+
+# More hits than any store holds: a larger limit means the same and would overflow SQLite's
+# 64-bit integers once doubled or added to.
+MAX_LIMIT = 1 << 31
 
 # Up to this many matches, one ranked join (bm25 and the entry for each) costs less than
 # FTS5's LIMIT followed by a join of the few kept, which may need a second pass for ties.
@@ -486,7 +497,7 @@ def _longest(idfs: list[float], most: list[int], average: float, score: float, f
     """The greatest length at which an entry holding each word its highest count of times
     still scores `score` or more; `floor` is such a length. The bound falls with the length,
     so an exponential search, then a bisection, finds it."""
-    low, high = floor, 2 * floor
+    low, high = floor, max(2 * floor, 1)
     while _bm25(idfs, most, high, average) >= score:
         low, high = high, 2 * high
         if high >= _UNBOUNDED:

@@ -307,3 +307,37 @@ def test_the_early_stop_holds_where_the_length_estimate_is_wrong(tmp_path: Path)
     found = search._shortest_first(connection, planned.expression, statistics, SearchFilters(), 3)
     assert found[0].case_id == "PREC-200"
     assert _pairs(found) == _reference(connection, "needle", SearchFilters(), 3)
+
+
+def _fts5_tokens(texts: list[str]) -> list[list[str]]:
+    """What FTS5 itself makes of each text with the index's tokenizer."""
+    from tribunal.records.index import TOKENIZER
+
+    connection = sqlite3.connect(":memory:")
+    connection.execute(f"CREATE VIRTUAL TABLE w USING fts5(x, tokenize='{TOKENIZER}')")
+    connection.execute("CREATE VIRTUAL TABLE v USING fts5vocab(w, 'instance')")
+    connection.executemany("INSERT INTO w(rowid, x) VALUES (?, ?)", enumerate(texts))
+    found: list[list[tuple[int, str]]] = [[] for _ in texts]
+    for rowid, offset, term in connection.execute("SELECT doc, offset, term FROM v"):
+        found[rowid].append((offset, term))
+    return [[term for _, term in sorted(tokens)] for tokens in found]
+
+
+def test_cjk_text_is_split_as_fts5_splits_it() -> None:
+    """X-3: search splits CJK text itself (no trip to FTS5); that must be exactly what FTS5
+    makes of it — every character of CJK_RUN alone, and a sample of pairs and runs with the
+    separators among them."""
+    from tribunal.records.index import CJK_RUN, cjk_text
+
+    spans = [(0x3040, 0x30FF), (0x3400, 0x4DBF), (0x4E00, 0x9FFF), (0xAC00, 0xD7AF)]
+    spans += [(0xF900, 0xFAFF), (0x20000, 0x2EBEF)]
+    singles = [chr(code) for low, high in spans for code in range(low, high + 1)]
+    assert all(CJK_RUN.fullmatch(character) for character in singles)
+    rng = random.Random(7)
+    pool = singles[::97] + list(search.CJK_SEPARATORS) * 40
+    runs = ["".join(rng.choice(pool) for _ in range(rng.randint(2, 9))) for _ in range(4000)]
+    texts = singles + [" ".join(cjk_text(run)[0].split()) for run in runs]
+    assert search._tokens(texts) == _fts5_tokens(texts)
+    alone = _fts5_tokens(singles)
+    dropped = {c for c, tokens in zip(singles, alone, strict=True) if not tokens}
+    assert dropped == set(search.CJK_SEPARATORS)

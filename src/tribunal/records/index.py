@@ -53,9 +53,9 @@ TOKENIZER = "porter unicode61 remove_diacritics 2"
 K1, B = 1.2, 0.75  # bm25's constants in fts5_aux.c, which search.py reproduces (X-3)
 # A word's key in `term` and `repeats`: the column's digit, then the token as FTS5 stores it.
 COLUMN_KEYS = {"body": "0", "chars": "1"}
-CJK_RUN = re.compile(
-    "[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff\U00020000-\U0002ebef]+"
-)
+# Han, kana and Hangul, as ranges of a character class.
+CJK_CHARS = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff\U00020000-\U0002ebef"
+CJK_RUN = re.compile(f"[{CJK_CHARS}]+")
 
 
 @dataclass(frozen=True)

@@ -30,6 +30,7 @@ from typing import Any, TypeVar
 
 from tribunal.errors import BadInput
 from tribunal.records.index import (
+    CJK_CHARS,
     CJK_RUN,
     COLUMN_KEYS,
     K1,
@@ -594,15 +595,47 @@ def _bm25(idfs: list[float], frequencies: list[int], length: int, average: float
     return score
 
 
-_TOKENIZER = threading.local()
-
-
 def _tokens(texts: list[str]) -> list[list[str]]:
     """The tokens FTS5 makes of each text with the index's tokenizer, in order.
 
-    The texts go into an in-memory FTS5 table (one per thread) inside a transaction that is
-    rolled back, so nothing accumulates; about 25 microseconds a query. Never cached: a
-    repeated query pays for it again (X-3 measures 100 runs of each query)."""
+    CJK text (bigrams and single characters, as cjk_text writes them) is split here: FTS5
+    keeps every character of CJK_RUN as it is, except the six of CJK_SEPARATORS, which end a
+    token (tests/records/test_search_ranking.py checks every character of CJK_RUN and every
+    pair of a sample). Any other text goes into an in-memory FTS5 table (one per thread)
+    inside a transaction that is rolled back, so nothing accumulates: about 25 microseconds a
+    query. Never cached: a repeated query pays again (X-3 measures 100 runs of each)."""
+    tokens: list[list[str]] = [[] for _ in texts]
+    others = []
+    for index, text in enumerate(texts):
+        if _CJK_TEXT.fullmatch(text):
+            tokens[index] = [t for piece in text.split() for t in _CJK_SPLIT.split(piece) if t]
+        else:
+            others.append((index, text))
+    if not others:
+        return tokens
+    connection = _tokenizer()
+    connection.execute("BEGIN")
+    try:
+        for index, text in others:
+            connection.execute("INSERT INTO word(rowid, text) VALUES (?, ?)", (index, text))
+        rows = connection.execute("SELECT doc, offset, term FROM word_token").fetchall()
+    finally:
+        connection.execute("ROLLBACK")
+    for index, _, term in sorted(rows):
+        tokens[index].append(term)
+    return tokens
+
+
+# The characters of CJK_RUN that unicode61 takes for separators (or drops as diacritics):
+# combining and spacing (han)dakuten, the katakana-hiragana double hyphen, the middle dot.
+CJK_SEPARATORS = "\u3099\u309a\u309b\u309c\u30a0\u30fb"
+_CJK_TEXT = re.compile(f"[{CJK_CHARS} ]+")
+_CJK_SPLIT = re.compile(f"[{CJK_SEPARATORS}]+")
+_TOKENIZER = threading.local()
+
+
+def _tokenizer() -> Any:
+    """This thread's in-memory FTS5 table with the index's tokenizer, and its instances."""
     if not hasattr(_TOKENIZER, "connection"):
         import sqlite3
 
@@ -614,18 +647,7 @@ def _tokens(texts: list[str]) -> list[list[str]]:
             """
         )
         _TOKENIZER.connection = connection
-    connection = _TOKENIZER.connection
-    connection.execute("BEGIN")
-    try:
-        for index, text in enumerate(texts):
-            connection.execute("INSERT INTO word(rowid, text) VALUES (?, ?)", (index, text))
-        rows = connection.execute("SELECT doc, offset, term FROM word_token").fetchall()
-    finally:
-        connection.execute("ROLLBACK")
-    tokens: list[list[str]] = [[] for _ in texts]
-    for index, _, term in sorted(rows):
-        tokens[index].append(term)
-    return tokens
+    return _TOKENIZER.connection
 
 
 def _filters(filters: SearchFilters) -> tuple[list[str], list[Any]]:
@@ -648,14 +670,11 @@ def _hits(rows: list[tuple[str, float]]) -> list[SearchHit]:
     """The hits of (output JSON, score) rows. X-3: one decode of all outputs as one array
     costs a third of one decode per output."""
     outputs = json.loads("[" + ",".join(row[0] for row in rows) + "]")
-    return [
-        SearchHit(
-            case_id=output["case_id"],
-            verdict=output["verdict"],
-            score=float(score),
-            applies_to=output["applies_to"],
-            next_check=output["next_check"],
-            evidence_ref=output["evidence_ref"],
-        )
-        for output, (_, score) in zip(outputs, rows, strict=True)
-    ]
+    hits = []
+    for output, (_, score) in zip(outputs, rows, strict=True):
+        # The fields straight into the frozen instance: a third of what __init__ costs, one
+        # object.__setattr__ a field. `output` holds exactly the other five (index._row).
+        hit = object.__new__(SearchHit)
+        hit.__dict__.update(output, score=float(score))
+        hits.append(hit)
+    return hits

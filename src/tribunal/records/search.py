@@ -616,8 +616,11 @@ def _tokens(texts: list[str]) -> list[list[str]]:
     connection = _tokenizer()
     connection.execute("BEGIN")
     try:
-        for index, text in others:
-            connection.execute("INSERT INTO word(rowid, text) VALUES (?, ?)", (index, text))
+        rows_sql = ", ".join(["(?, ?)"] * len(others))  # one statement for all the texts
+        connection.execute(
+            f"INSERT INTO word(rowid, text) VALUES {rows_sql}",
+            [value for pair in others for value in pair],
+        )
         rows = connection.execute("SELECT doc, offset, term FROM word_token").fetchall()
     finally:
         connection.execute("ROLLBACK")

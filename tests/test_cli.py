@@ -90,3 +90,27 @@ def test_internal_error_prints_one_line_and_logs_traceback() -> None:
     log = Path(lines[0].rsplit("(details: ", 1)[1].rstrip(")"))
     assert "Traceback" in log.read_text(encoding="utf-8")
     log.unlink()
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        [b"precedent", b"search", b"x\xff", b"--file", b"precedents.md"],
+        [b"precedent", b"search", b"x", b"--domain", b"a\xff", b"--file", b"precedents.md"],
+        [b"records", b"check", b"--exclude", b"\xfe*"],
+    ],
+)
+def test_an_argument_that_is_not_utf8_is_a_usage_error(tmp_path: Path, argv: list[bytes]) -> None:
+    """C-3: bytes a shell passes that are not UTF-8 stop every command at the door (exit 2,
+    naming the argument), never deep inside one as an internal error."""
+    (tmp_path / "precedents.md").write_text("# Precedents\n", encoding="utf-8")
+    result = subprocess.run(
+        [sys.executable.encode(), b"-m", b"tribunal", *argv],
+        cwd=tmp_path,
+        capture_output=True,
+        check=False,
+    )
+    assert result.returncode == 2, result.stderr
+    assert b"is not UTF-8 text" in result.stderr
+    assert b"internal error" not in result.stderr
+    assert not (tmp_path / ".tribunal").exists()  # nothing was read into an index

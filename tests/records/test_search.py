@@ -133,8 +133,6 @@ def test_bad_queries_and_files(store: Path, tmp_path: Path) -> None:
         search_precedents(store, tmp_path, " - ")
     with pytest.raises(BadInput, match="holds no word"):
         search_precedents(store, tmp_path, "__ _")  # `_` separates words, as `-` does
-    with pytest.raises(BadInput, match="not UTF-8 text"):
-        search_precedents(store, tmp_path, "limit\udcff")  # a shell passing a bad byte
     with pytest.raises(BadInput, match="file not found"):
         search_precedents(tmp_path / "missing.md", tmp_path, "x")
     store.write_text(store.read_text().replace("verdict: DENY", "verdict: NO", 1))

@@ -67,6 +67,8 @@ class TribunalGroup(click.Group):
         parent: click.Context | None = None,
         **extra: Any,
     ) -> click.Context:
+        if parent is None:
+            _require_utf8(args)
         if parent is None and "default_map" not in extra:
             # C-9: project settings, then TRIBUNAL_* variables, become click defaults; flags win.
             from tribunal.config import SettingDefaults
@@ -96,6 +98,19 @@ class TribunalGroup(click.Group):
                 err=True,
             )
             ctx.exit(ExitCode.NO_VERDICT)
+
+
+def _require_utf8(args: list[str]) -> None:
+    """C-3: every argument is text the records can hold. Bytes that are not UTF-8 reach Python
+    as lone surrogates and would fail deep inside a command (an internal error, exit 3); they
+    are a usage error here, naming the argument, before any command runs."""
+    for number, argument in enumerate(args, 1):
+        try:
+            argument.encode("utf-8")
+        except UnicodeEncodeError as error:
+            raise click.UsageError(
+                f"argument {number} ({argument!r}) is not UTF-8 text (character {error.start + 1})"
+            ) from None
 
 
 def _log_internal_error() -> str:

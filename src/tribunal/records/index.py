@@ -50,7 +50,6 @@ MMAP_BYTES = 1 << 30  # address space only: pages are mapped on demand
 CACHE_KIB = 64 * 1024
 WARM_LIMIT = 4  # open index connections kept per thread (the oldest is closed first)
 TOKENIZER = "porter unicode61 remove_diacritics 2"
-K1, B = 1.2, 0.75  # bm25's constants in fts5_aux.c, which search.py reproduces (X-3)
 # A word's key in `term` and `repeats`: the column's digit, then the token as FTS5 stores it.
 COLUMN_KEYS = {"body": "0", "chars": "1"}
 # Han, kana and Hangul, as ranges of a character class.

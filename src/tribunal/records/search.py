@@ -33,9 +33,7 @@ from tribunal.records.index import (
     CJK_CHARS,
     CJK_RUN,
     COLUMN_KEYS,
-    K1,
     TOKENIZER,
-    B,
     cjk_text,
     forget_index,
     open_index,
@@ -45,6 +43,7 @@ from tribunal.records.precedent import ALL_SCOPE
 
 Result = TypeVar("Result")
 _TOKEN = re.compile(r"[^\W_]+")  # unicode61: letters and digits; `_` separates words
+K1, B = 1.2, 0.75  # bm25's constants in fts5_aux.c, reproduced here (X-3)
 
 
 @dataclass(frozen=True)
@@ -87,12 +86,6 @@ def match_expression(query: str) -> str:
 
 def _phrases(query: str) -> list[tuple[str, str]]:
     """(column, phrase text) per word of `query`; BadInput when it holds no word."""
-    try:
-        query.encode("utf-8")
-    except UnicodeEncodeError as error:  # bytes that are not UTF-8, passed through by the shell
-        raise BadInput(
-            f"the query is not UTF-8 text (character {error.start + 1})", field="QUERY"
-        ) from None
     phrases = []
     for word in query.split():
         if not _TOKEN.search(word):
@@ -133,18 +126,13 @@ def _plan(phrases: list[tuple[str, str]]) -> _Query:
             len(token) == 1 and CJK_RUN.fullmatch(token) for token in found
         )
         terms.append(f"{column} : {quoted}" if shared else quoted)
-    keys = None
-    if all(len(found) == 1 for found in tokens):
-        keys = [
-            COLUMN_KEYS[column] + found[0]
-            for (column, _), found in zip(phrases, tokens, strict=True)
-        ]
     token_keys = [
         COLUMN_KEYS[column] + token
         for (column, _), found in zip(phrases, tokens, strict=True)
         for token in found
     ]
-    return _Query(" AND ".join(terms), keys, token_keys)
+    one_each = all(len(found) == 1 for found in tokens)
+    return _Query(" AND ".join(terms), token_keys if one_each else None, token_keys)
 
 
 def search_precedents(
@@ -243,10 +231,11 @@ def _ranked(
         limit = min(limit, MAX_LIMIT)
     expression, keys = query.expression, query.keys
     if keys is None:  # a phrase of several tokens: only FTS5 knows its count in an entry
-        matches = _most_matches(connection, query.token_keys)
-        if matches == 0:
+        # At most as many matches as its rarest token has entries (none: no statistics).
+        tokens = _statistics(connection, query.token_keys) if query.token_keys else None
+        if query.token_keys and tokens is None:
             return []  # a token no entry holds
-        if limit is None or (matches is not None and matches <= FEW_MATCHES):
+        if limit is None or (tokens is not None and min(tokens.holding) <= FEW_MATCHES):
             return _ranked_join(connection, expression, filters, limit)
         return _best_by_fts(connection, expression, filters, limit)
     statistics = _statistics(connection, keys)
@@ -268,18 +257,6 @@ MAX_LIMIT = 1 << 31
 # Up to this many matches, one ranked join (bm25 and the entry for each) costs less than
 # FTS5's LIMIT followed by a join of the few kept, which may need a second pass for ties.
 FEW_MATCHES = 300
-
-
-def _most_matches(connection: Any, token_keys: list[str]) -> int | None:
-    """At most how many entries a query matches: the fewest entries holding one of its tokens
-    (0 when one is in no entry); None when it has no token."""
-    distinct = sorted(set(token_keys))
-    if not distinct:
-        return None
-    rows = connection.execute(
-        f"SELECT entries FROM term WHERE key IN ({', '.join('?' * len(distinct))})", distinct
-    ).fetchall()
-    return 0 if len(rows) < len(distinct) else min(row[0] for row in rows)
 
 
 def _ranked_join(

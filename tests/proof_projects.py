@@ -77,13 +77,13 @@ def change(
     red_files: dict[str, str] | None = None,
     base_files: dict[str, str] | None = None,
     remove: tuple[str, ...] = (),
+    old_test: bool = True,
 ) -> Change:
-    """base (wrong `neg`, an old passing test) -> red (`red_files`, default the neg test) ->
-    fix (`fix` written, `remove` deleted)."""
+    """base (wrong `neg`, an old passing test unless not `old_test`) -> red (`red_files`,
+    default the neg test) -> fix (`fix` written, `remove` deleted)."""
     repo = GitRepo(path)
-    base = repo.commit(
-        "base", {"calc.py": CALC_WRONG, "tests/test_old.py": OLD_TEST, **(base_files or {})}
-    )
+    old = {"tests/test_old.py": OLD_TEST} if old_test else {}
+    base = repo.commit("base", {"calc.py": CALC_WRONG, **old, **(base_files or {})})
     red_files = red_files if red_files is not None else {"tests/test_neg.py": RED_TEST}
     red = repo.commit("red", red_files)
     head = repo.commit("fix", fix, remove=remove)

@@ -130,6 +130,11 @@ def whole_suite_command(path: Path) -> Scenario:
     return Scenario(subject, {"command": PYTEST.replace("{tests} ", "")})
 
 
+def first_test(path: Path) -> Scenario:
+    # The repository's first test: at base the whole suite collects nothing (pytest exit 5).
+    return Scenario(change(path, {"calc.py": CALC_RIGHT}, old_test=False), {})
+
+
 def no_red(path: Path) -> Scenario:
     return Scenario(change(path, {"calc.py": CALC_RIGHT}), {"red": None})
 
@@ -163,7 +168,8 @@ SCENARIOS: dict[str, Callable[[Path], Scenario]] = {
     for build in (
         honest, honest_elsewhere, not_red, fake_green, weakened, regression, import_name,
         import_missing, collects_nothing, foreign_collection, generic_honest, generic_regression,
-        whole_suite_command, no_red, no_command, deleted_test, old_test_deleted, side_red,
+        whole_suite_command, first_test, no_red, no_command, deleted_test, old_test_deleted,
+        side_red,
     )
 }  # fmt: skip
 
@@ -333,6 +339,19 @@ def test_a_suite_that_collects_nothing_is_invalid(proven: dict[str, Proven]) -> 
     assert (evidence.verdict, evidence.reason_code) == (CaseVerdict.DEFERRED, "invalid")
     assert done.report.proofs[0]["ok"] is False
     assert "red_first_failed" not in done.codes  # INVALID is no finding
+
+
+def test_a_repositorys_first_test_is_proven_on_an_empty_baseline(
+    proven: dict[str, Proven],
+) -> None:
+    done = proven["first_test"]
+    assert done.report.invalid is None
+    assert done.statuses == HELD
+    assert done.detail(ProofName.REGRESSION) == (
+        "at base: no tests collected (an empty baseline); at head: 2 passed"
+    )
+    # Only at base: a red commit whose new tests collect nothing is still INVALID.
+    assert proven["collects_nothing"].report.invalid is not None
 
 
 def test_a_collection_error_outside_the_new_tests_is_invalid(

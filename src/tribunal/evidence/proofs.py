@@ -252,6 +252,7 @@ class _Prover:
             tree_files=self._files(commit),
             # At base the new test files are not new yet: a collection error there is unclean.
             new_tests=frozenset(self.to_run) if where != "base" else frozenset(),
+            baseline=where == "base" and not tests,
         )
         self.runs.append(run)
         return run.within(tests) if tests else run

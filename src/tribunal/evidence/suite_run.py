@@ -3,8 +3,10 @@
 B-1/B-4: with pytest, exit codes 3, 4 and 5, exit 2 from a collection error outside the new test
 files, a signal or the `timeout_s` cap make the run INVALID — it did not run the selected tests,
 so nothing can be read from it. A new test file that fails to collect (a test importing the name
-the fix adds) is not INVALID: that file counts as one erroring test. With `generic`, only the
-exit code is read, and only the cap or a signal make a run INVALID.
+the fix adds) is not INVALID: that file counts as one erroring test. The one exception to exit 5:
+the whole suite at `base` collecting nothing is an empty baseline (a change that adds the
+repository's first test), not INVALID. With `generic`, only the exit code is read, and only the
+cap or a signal make a run INVALID.
 """
 
 from __future__ import annotations
@@ -30,6 +32,8 @@ PYTEST_EXITS = {
     5: "no tests collected",
 }
 _NEVER_READ = frozenset({3, 4, 5})
+NO_TESTS_COLLECTED = 5
+EMPTY_BASELINE = "no tests collected (an empty baseline)"
 
 
 @dataclass(frozen=True)
@@ -103,6 +107,8 @@ class SuiteRun:
         for outcome in self.outcomes.values():
             counts[outcome] += 1
         shown = ", ".join(f"{n} {o.value}" for o, n in reversed(counts.items()) if n)
+        if not shown and self.exit_code == NO_TESTS_COLLECTED:
+            shown = EMPTY_BASELINE
         return f"at {self.where}: {shown or 'no tests'}"
 
 
@@ -122,10 +128,13 @@ class Suite:
         junit: Path,
         tree_files: Iterable[str],
         new_tests: frozenset[str],
+        baseline: bool = False,
     ) -> SuiteRun:
         """Run the command in `tree` (`{tests}` = `tests`, none for the whole suite) and read
         the result. `tree_files` names the tree's files (to name tests by file), `new_tests` the
-        files whose collection errors count as erroring tests. Never raises for a test failure."""
+        files whose collection errors count as erroring tests; `baseline` marks the whole suite
+        at base, where collecting nothing is an empty baseline. Never raises for a test
+        failure."""
         runner = self.contract.test_runner
         command = self.contract.render_test_command(
             [shlex.quote(path) for path in tests],
@@ -144,15 +153,26 @@ class Suite:
         assert code is not None  # a run not ended by a signal or the cap has an exit code
         if runner is SuiteRunner.GENERIC:
             return SuiteRun(where, runner, code, output_tail=capped.output_tail)
-        return _read_pytest(where, code, junit, NodeIds(tree_files), new_tests, capped.output_tail)
+        ids = NodeIds(tree_files)
+        return _read_pytest(where, code, junit, ids, new_tests, capped.output_tail, baseline)
 
 
 def _read_pytest(
-    where: str, code: int, junit: Path, ids: NodeIds, new_tests: frozenset[str], tail: str
+    where: str,
+    code: int,
+    junit: Path,
+    ids: NodeIds,
+    new_tests: frozenset[str],
+    tail: str,
+    baseline: bool,
 ) -> SuiteRun:
     def invalid(why: str) -> SuiteRun:
         return SuiteRun(where, SuiteRunner.PYTEST, code, why, output_tail=tail)
 
+    if code == NO_TESTS_COLLECTED and baseline:
+        # B-4: before a repository's first test there is nothing to regress from; at red, at
+        # head and with the fix undone, collecting nothing still voids the run.
+        return SuiteRun(where, SuiteRunner.PYTEST, code, None, output_tail=tail)
     if code in _NEVER_READ:
         return invalid(f"pytest exited {code} at {where} ({PYTEST_EXITS[code]})")
     if code not in PYTEST_EXITS:

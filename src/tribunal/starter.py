@@ -15,6 +15,7 @@ from tribunal.atomic import write_atomic
 from tribunal.records.store import STARTER
 
 DRIVER = "tribunal-precedents"
+NEXT_STEPS_NAME = "TRIBUNAL.md"
 DRIVER_COMMAND = "tribunal precedent merge-file %O %A %B"
 # C-4: `.*.tmp` is the temporary-file form of atomic writes (`.precedents.md.<random>.tmp`); one
 # left by a writer killed mid-write must never be committed by `git add -A`.
@@ -27,49 +28,126 @@ TRIBUNALIGNORE = """\
 """
 
 CONTRACT = """\
-# The review contract (E-2): what the change is for and how it is judged.
+# The review contract: what the change under review is for, and what it is judged against.
 intent: Describe in one line what the change under review is for.
 criteria:
-  - The new behaviour is covered by a test that failed before the change.
+  - Every new behaviour is covered by a test that fails without the change.
   - No existing test is weakened or deleted.
 test_command: python3 -m pytest -q {tests} --junitxml={junit}
 test_runner: pytest
+# The red-first commit: the commit that adds the new tests, before the fix. Name it (a commit id
+# or a ref) and the proofs run: the new tests fail at red, pass at head, and fail again with the
+# fix undone. Without it a convening can at best HOLD.
+# red: <commit>
 """
 
-FLEET = """\
-# A replay fleet (L-1): recorded replies, no network, no keys. Swap in real rungs later.
+BUILDER_FAMILY = "my-builder"
+ANSWERS = "replay/answers.yaml"
+# Recorded jurors of three families (and a local one at the end of every ladder), so every lens
+# is seated for the builder and the fused tier's verifier is of another family than its primary.
+FLEET = f"""\
+# The starter fleet: recorded jurors only — no network, no keys.
+#
+# Their replies are the same for every change and cite only the review contract, so a convening
+# with this fleet shows how the court works, never a review of your change: it can at best HOLD,
+# never LAND. TRIBUNAL.md says how to put real rungs in front of them.
 rungs:
-  - id: recorded
-    family: replay
+  # The model that builds your changes. Convene with --builder {BUILDER_FAMILY}: every rung of
+  # its family is refused on every ladder, so it never judges its own work. Replace it with the
+  # rung of the model that really builds them (its family names its vendor) and convene with
+  # --builder naming that family.
+  - id: {BUILDER_FAMILY}
+    family: {BUILDER_FAMILY}
     transport: replay
-    answers: replay/answers.yaml
+    answers: {ANSWERS}
+  - {{id: recorded-a, family: recorded-a, transport: replay, answers: {ANSWERS}}}
+  - {{id: recorded-b, family: recorded-b, transport: replay, answers: {ANSWERS}}}
+  - {{id: recorded-c, family: recorded-c, transport: replay, answers: {ANSWERS}}}
+  - {{id: recorded-local, family: recorded-d, transport: replay, answers: {ANSWERS}, local: true}}
 tiers:
-  generalist: [recorded]
-  operator_safety: [recorded]
-  deep_state: [recorded]
-  fast_structural: [recorded]
+  generalist: [{BUILDER_FAMILY}, recorded-a, recorded-b, recorded-c, recorded-local]
+  operator_safety: [{BUILDER_FAMILY}, recorded-b, recorded-c, recorded-a, recorded-local]
+  deep_state: [{BUILDER_FAMILY}, recorded-c, recorded-a, recorded-b, recorded-local]
+  fast_structural:
+    primary: [{BUILDER_FAMILY}, recorded-a, recorded-b, recorded-c, recorded-local]
+    verifier: [recorded-b, recorded-c, recorded-a]
 """
 
 LENSES = (
-    ("defect", "contract.yaml"),
-    ("proportion", "contract.yaml"),
-    ("operator_consequence", "contract.yaml"),
-    ("telemetry", "contract.yaml"),
-    ("reversibility", "contract.yaml"),
-    ("state_continuity", "contract.yaml"),
-    ("resource_economy", "contract.yaml"),
-    ("boundary_condition", "contract.yaml"),
+    "defect",
+    "proportion",
+    "operator_consequence",
+    "telemetry",
+    "reversibility",
+    "state_continuity",
+    "resource_economy",
+    "boundary_condition",
+)
+
+NEXT_STEPS = f"""\
+# tribunal: next steps
+
+`tribunal init` wrote a starter layout. It runs as it is, offline, but its jurors are
+**recorded**: `fleet.yaml` seats replay rungs whose replies are the same for every change and cite
+only the review contract. A convening with it shows how the court works, never a review of your
+change — it can at best HOLD, never LAND.
+
+## 1. Say what the change is for
+
+Edit `contract.yaml`: a one-line `intent`, the `criteria` a juror checks, the `test_command`, and
+`red:` — the commit that adds the new tests before the fix (without it, the proofs cannot run and
+a convening can at best HOLD). Then build the envelope every juror reads, here for the change
+from `main` (the branch your change goes into) to the commit checked out:
+
+    tribunal envelope --repo . --base main --contract contract.yaml --out out/envelope
+
+## 2. Put real rungs in the fleet
+
+Replace the `{BUILDER_FAMILY}` rung with the model that builds your changes (its `family` names
+its vendor; pass that family as `--builder`), and put rungs of other families at the front of
+each ladder in `tiers:`, for
+example `- use: openai/<model>` (key from `OPENAI_API_KEY`), `- use: anthropic/<model>`
+(`ANTHROPIC_API_KEY`), or a local server (`transport: openai`, `endpoint:
+http://127.0.0.1:8080/v1`). Keys only ever come from the environment.
+
+See who would sit for each lens, and every rung refused because it is the builder's family:
+
+    tribunal ladder --fleet fleet.yaml --builder {BUILDER_FAMILY}
+
+Try one seat against the envelope before trusting the fleet (exit 0 pass, 1 refuse, 3 hold):
+
+    tribunal seat --fleet fleet.yaml --builder {BUILDER_FAMILY} --lens defect \\
+      --envelope out/envelope
+
+## 3. Convene
+
+    tribunal convene --repo . --base main --contract contract.yaml --fleet fleet.yaml \\
+      --builder {BUILDER_FAMILY} --out out/run
+
+It prints where the run dir and its `judgment.md` are, and what to do next when the outcome is
+not LAND (exit 0 LAND, 1 ITERATE, 3 HOLD, ESCALATE or INVALID, 2 bad input).
+"""
+
+
+# What `tribunal init` says last: what the starter fleet is, and where the next steps are.
+STARTER_NOTE = (
+    f"fleet.yaml seats recorded jurors: a convening with it shows how the court works, never a "
+    f"review of your change (at best HOLD). Convene with --builder {BUILDER_FAMILY}; "
+    f"{NEXT_STEPS_NAME} says how to put real rungs in the fleet."
 )
 
 
 def _answers() -> str:
-    lines = ["# Raw replies per lens (V-1), as a juror would send them; labelled recorded.\n"]
-    for lens, location in LENSES:
-        reply = (
-            f'{{"verdict": "pass", "lens": "{lens}", "findings": [], "checked": '
-            f'[{{"claim": "the contract states the intent", "location": "{location}:2"}}]}}'
+    lines = [
+        "# Recorded replies, one per lens, the same for every change. They cite only the review\n"
+        "# contract, which is not part of the change, so every pass they give is bare.\n"
+    ]
+    for lens in LENSES:
+        lines.append(
+            f'{lens}: |\n  {{"verdict": "pass", "lens": "{lens}", "findings": [],\n'
+            '   "checked": [{"claim": "the contract states the intent", '
+            '"location": "contract.yaml:2"}]}\n'
         )
-        lines.append(f"{lens}: |\n  {reply}\n")
     return "".join(lines)
 
 
@@ -94,7 +172,8 @@ def init_project(root: Path, precedents: Path | None = None) -> InitReport:
         ".tribunalignore": TRIBUNALIGNORE,
         "contract.yaml": CONTRACT,
         "fleet.yaml": FLEET,
-        "replay/answers.yaml": _answers(),
+        ANSWERS: _answers(),
+        NEXT_STEPS_NAME: NEXT_STEPS,
     }
     for name, text in files.items():
         _create(root, name, text, report)

@@ -11,6 +11,7 @@ from click.testing import CliRunner
 from tests.records.repos import git, init_repo, records_repo, write
 from tribunal.cli import cli
 from tribunal.config import load_settings
+from tribunal.starter import STARTER_NOTE
 
 
 def invoke(repo: Path, monkeypatch: pytest.MonkeyPatch, *args: str) -> tuple[int, str, str]:
@@ -30,10 +31,13 @@ def test_init_writes_the_starter_layout(tmp_path: Path, monkeypatch: pytest.Monk
         "created  contract.yaml",
         "created  fleet.yaml",
         "created  replay/answers.yaml",
+        "created  TRIBUNAL.md",
         "created  .gitattributes",
         "created  git config merge.tribunal-precedents.driver",
         "appended .gitignore",
+        STARTER_NOTE,
     ]
+    assert "recorded jurors" in STARTER_NOTE and "at best HOLD" in STARTER_NOTE
     assert (repo / ".gitignore").read_text() == "*.pyc\n.tribunal/\nout/\n.*.tmp\n"
     # C-4: a temporary file left by a killed writer is never committed by `git add -A`.
     for name in (".precedents.md.k3x_9zq1.tmp", "docs/.precedents.md.ab12cd34.tmp"):
@@ -46,9 +50,17 @@ def test_init_writes_the_starter_layout(tmp_path: Path, monkeypatch: pytest.Monk
     assert {"intent", "criteria", "test_command"} <= set(contract)
     assert contract["test_runner"] == "pytest"
     fleet = yaml.safe_load((repo / "fleet.yaml").read_text())
-    assert {(r["transport"], r["family"]) for r in fleet["rungs"]} == {("replay", "replay")}
+    assert {rung["transport"] for rung in fleet["rungs"]} == {"replay"}
+    families = {rung["family"] for rung in fleet["rungs"]} - {"my-builder"}
+    assert len(families) >= 3 and "my-builder" in {rung["family"] for rung in fleet["rungs"]}
     answers = yaml.safe_load((repo / "replay" / "answers.yaml").read_text())
     assert yaml.safe_load(answers["defect"])["lens"] == "defect" and len(answers) == 8
+    for reply in answers.values():  # recorded replies cite nothing but the review contract
+        cited = {entry["location"] for entry in yaml.safe_load(reply)["checked"]}
+        assert {location.partition(":")[0] for location in cited} == {"contract.yaml"}
+    next_steps = (repo / "TRIBUNAL.md").read_text()
+    assert "tribunal ladder --fleet fleet.yaml --builder my-builder" in next_steps
+    assert "tribunal seat --fleet fleet.yaml --builder my-builder" in next_steps
     code, out, _ = invoke(repo, monkeypatch, "records", "check")
     assert code == 0
 

@@ -14,13 +14,14 @@ import click
     help="The precedents file to start (default: the `precedents` setting, else precedents.md).",
 )
 def init(precedents: Path | None) -> None:
-    """Write precedents.md, .gitignore and .gitattributes entries, .tribunalignore, an example
-    contract.yaml and a replay fleet, and register the precedents.md merge driver in git config.
+    """Write the starter layout: precedents.md, .gitignore and .gitattributes entries,
+    .tribunalignore, an example contract.yaml, a starter fleet of recorded jurors, and
+    TRIBUNAL.md (the next steps); register the precedents.md merge driver in git config.
 
     Idempotent: existing files are never overwritten.
     """
     from tribunal.paths import find_root
-    from tribunal.starter import init_project
+    from tribunal.starter import STARTER_NOTE, init_project
 
     report = init_project(find_root(), precedents)
     for name in report.created:
@@ -31,3 +32,4 @@ def init(precedents: Path | None) -> None:
         click.echo(f"kept     {name}")
     for note in report.notes:
         click.echo(f"note: {note}")
+    click.echo(STARTER_NOTE)

@@ -231,9 +231,12 @@ def test_on_a_replay_fleet_two_convenings_differ_only_in_run_id(tmp_path: Path) 
         other = (runs[1].out / name).read_text(encoding="utf-8").replace(second, "RUN")
         assert text == other, name
     console = [
-        ran.stdout.replace(run_id, "RUN") for ran, run_id in zip(runs, (first, second), strict=True)
+        ran.stdout.replace(run_id, "RUN").replace(str(ran.out), "OUT")
+        for ran, run_id in zip(runs, (first, second), strict=True)
     ]
     assert console[0] == console[1]
+    # Every convening says where it wrote its run dir and its judgment.
+    assert console[0].endswith("run dir: OUT\njudgment: OUT/judgment.md\n")
     # Convening again into a stamped dir: the earlier judgment and summary go to history.
     again = convene(
         demo / "repo", "base", demo / "contract.yaml", fleet, runs[0].out,

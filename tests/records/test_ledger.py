@@ -43,10 +43,14 @@ def refusing(*found: Finding) -> tuple[SeatRecord, ...]:
     return (refused("defect", *found), *seats[1:])
 
 
-def convene(ledger: Path, key: DisputeKey, seats: tuple[SeatRecord, ...]) -> BlindDecision:
-    """What a convening does with the ledger: view, decide, record."""
+def convene(
+    ledger: Path, key: DisputeKey, seats: tuple[SeatRecord, ...], repo: Path | None = None
+) -> BlindDecision:
+    """What a convening does with the ledger: view, decide, record (judging `repo`, by default
+    the ledger's directory)."""
     decision = decide(seats, Proofs.no_proofs(), ledger=view(load_ledger(ledger), key))
-    record_round(ledger, key, decision, run_id=f"run{decision.round}")
+    judged = repo if repo is not None else ledger.parent
+    record_round(ledger, key, decision, run_id=f"run{decision.round}", repo=judged)
     return decision
 
 
@@ -107,7 +111,7 @@ def test_recording_a_round_again_replaces_it(tmp_path: Path) -> None:
     ledger = tmp_path / "ledger.json"
     convene(ledger, KEY, refusing(CRASH))
     decision = decide(all_pass(), Proofs.no_proofs(), ledger=view(load_ledger(ledger), KEY, 1))
-    record_round(ledger, KEY, decision, run_id="again")
+    record_round(ledger, KEY, decision, run_id="again", repo=tmp_path)
     (entry,) = load_ledger(ledger)["disputes"][0]["rounds"]
     assert (entry["run_id"], entry["outcome"]) == ("again", "LAND")
 
@@ -155,7 +159,8 @@ def test_adjudicate_records_a_refutation_the_next_round_honours(tmp_path: Path, 
     again = (passed("defect", findings=(minor,)), *seats[1:])
     assert decide(again, Proofs.no_proofs(), ledger=following).outcome is Outcome.LAND
     # Recording round 2 keeps round 1's adjudication.
-    record_round(ledger, KEY, decide(again, Proofs.no_proofs(), ledger=following), run_id="r2")
+    decision = decide(again, Proofs.no_proofs(), ledger=following)
+    record_round(ledger, KEY, decision, run_id="r2", repo=repo)
     assert view(load_ledger(ledger), KEY).adjudications == following.adjudications
 
 
@@ -175,6 +180,28 @@ def test_adjudicate_refuses_what_it_cannot_record(tmp_path: Path, repo: Path) ->
         with pytest.raises(BadInput, match=message):
             adjudicate(ledger, key, evidence=evidence, note=note, root=repo)
     assert ledger.read_bytes() == before
+
+
+def test_adjudicate_resolves_evidence_in_the_judged_repository(tmp_path: Path, repo: Path) -> None:
+    ledger = tmp_path / "cache" / "ledger.json"
+    convene(ledger, KEY, refusing(CRASH), repo=repo)
+    assert load_ledger(ledger)["disputes"][0]["repo"] == str(repo.resolve())
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()  # holds no src/app.py: the evidence is the judged repository's
+    done = adjudicate(ledger, CRASH_FP, evidence="src/app.py:2", note="guarded", root=elsewhere)
+    assert done.fingerprint == CRASH_FP
+    with pytest.raises(BadInput, match="line 9 does not exist"):
+        adjudicate(ledger, CRASH_FP, evidence="src/app.py:9", note="n", root=elsewhere)
+
+
+def test_a_ledger_without_a_root_resolves_evidence_where_adjudicate_runs(
+    tmp_path: Path, repo: Path
+) -> None:
+    ledger = tmp_path / "ledger.json"
+    convene(ledger, KEY, refusing(CRASH), repo=tmp_path / "moved-away")
+    with pytest.raises(BadInput, match="no such file"):
+        adjudicate(ledger, CRASH_FP, evidence="src/app.py:2", note="n", root=tmp_path / "empty")
+    assert adjudicate(ledger, CRASH_FP, evidence="src/app.py:2", note="n", root=repo)
 
 
 def test_a_finding_in_two_disputes_needs_contract_and_base(tmp_path: Path, repo: Path) -> None:
@@ -198,7 +225,7 @@ def test_a_broken_ledger_is_bad_input_naming_the_file(tmp_path: Path) -> None:
         load_ledger(ledger, "ledger.json")
     assert str(caught.value).startswith("ledger.json:1: disputes[0]")
     with pytest.raises(BadInput):
-        record_round(ledger, KEY, decide(all_pass(), Proofs.no_proofs()), run_id="x")
+        record_round(ledger, KEY, decide(all_pass(), Proofs.no_proofs()), run_id="x", repo=tmp_path)
     assert ledger.read_text() == '{"version": 1, "disputes": [{"contract": "c"}]}\n'
 
 
@@ -211,7 +238,8 @@ from tribunal.courts.blind import Proofs, decide
 from tribunal.courts.convergence import LedgerView
 from tribunal.records.ledger import DisputeKey, record_round
 decision = decide(all_pass(), Proofs.no_proofs(), ledger=LedgerView(round=int(sys.argv[1])))
-record_round({ledger!r}, DisputeKey("c.yaml", "base"), decision, run_id="r" + sys.argv[1])
+key = DisputeKey("c.yaml", "base")
+record_round({ledger!r}, key, decision, run_id="r" + sys.argv[1], repo={root!r})
 """
 
 
@@ -236,7 +264,7 @@ def test_cli_adjudicate_records_into_the_default_ledger(
     monkeypatch.chdir(repo)
     ledger = default_ledger_path(repo)
     assert ledger == repo / ".tribunal" / "ledger.json"
-    convene(ledger, KEY, refusing(CRASH))
+    convene(ledger, KEY, refusing(CRASH), repo=repo)
     args = ["adjudicate", "--finding", CRASH_FP, "--evidence", "src/app.py:2", "--note", "guarded"]
     result = CliRunner().invoke(cli, args)
     assert result.exit_code == 0, result.output
@@ -251,7 +279,7 @@ def test_cli_adjudicate_unknown_fingerprint_exits_2(
 ) -> None:
     monkeypatch.chdir(repo)
     ledger = repo / "cache" / "ledger.json"
-    convene(ledger, KEY, refusing(CRASH))
+    convene(ledger, KEY, refusing(CRASH), repo=repo)
     args = ["adjudicate", "--ledger", "cache/ledger.json", "--finding", "f" * 16]
     result = CliRunner().invoke(cli, [*args, "--evidence", "src/app.py:1", "--note", "n"])
     assert result.exit_code == 2
@@ -259,3 +287,16 @@ def test_cli_adjudicate_unknown_fingerprint_exits_2(
         "tribunal: error: cache/ledger.json: --finding: no dispute in the ledger raised "
         f"finding '{'f' * 16}'\n"
     )
+
+
+def test_cli_adjudicate_from_another_directory_resolves_in_the_judged_repository(
+    tmp_path: Path, repo: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    ledger = tmp_path / "ci-cache" / "ledger.json"
+    convene(ledger, KEY, refusing(CRASH), repo=repo / "src")  # the judged root, as recorded
+    assert load_ledger(ledger)["disputes"][0]["repo"] == str((repo / "src").resolve())
+    elsewhere = tmp_path / "ci-cache"
+    monkeypatch.chdir(elsewhere)
+    args = ["adjudicate", "--ledger", str(ledger), "--finding", CRASH_FP]
+    result = CliRunner().invoke(cli, [*args, "--evidence", "app.py:2", "--note", "guarded"])
+    assert result.exit_code == 0, result.output

@@ -99,8 +99,9 @@ def convene(
     from tribunal.core.routing import too_large_for_every_rung
     from tribunal.courts.convene import ConveneRequest
     from tribunal.courts.convene import convene as convene_court
-    from tribunal.paths import find_root
+    from tribunal.paths import display_path, find_root
     from tribunal.records.blind_report import console_report, summary_document
+    from tribunal.records.rundir import JUDGMENT_NAME
 
     request = ConveneRequest(
         repo=repo,
@@ -129,8 +130,15 @@ def convene(
     if too_large is not None:  # one clear line; the lenses hold (exit 3)
         click.echo(f"tribunal: {too_large}", err=True)
     report = convening.report
+    root = find_root()
+    written = [
+        f"run dir: {display_path(convening.run.path, root)}",
+        f"judgment: {display_path(convening.run.path / JUDGMENT_NAME, root)}",
+    ]
     if as_json:
         click.echo(dump_json(summary_document(report)), nl=False)
+        for line in written:  # stdout holds exactly one JSON document (C-7)
+            click.echo(line, err=True)
     else:
-        click.echo(console_report(report), nl=False)
+        click.echo(console_report(report) + "\n".join(written) + "\n", nl=False)
     ctx.exit(report.decision.exit_code)

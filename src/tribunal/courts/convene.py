@@ -19,7 +19,7 @@ Order, and why:
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -38,7 +38,7 @@ from tribunal.courts.blind import DEFAULT_MAX_ROUNDS, BlindDecision, Flags, Proo
 from tribunal.courts.convergence import LedgerView
 from tribunal.enums import Transport
 from tribunal.errors import BadInput
-from tribunal.paths import display_path
+from tribunal.paths import display_path, find_root
 from tribunal.records.blind_report import BLIND_JUDGMENT_TEMPLATE, BlindReport, write_reports
 from tribunal.records.ledger import (
     DisputeKey,
@@ -48,6 +48,7 @@ from tribunal.records.ledger import (
     record_round,
     view,
 )
+from tribunal.records.next_steps import Convened, next_steps
 from tribunal.records.rundir import RunDir, claim
 
 SeatCallback = Callable[[SeatRecord], None]
@@ -151,7 +152,14 @@ def convene(request: ConveneRequest, *, on_seat: SeatCallback | None = None) -> 
             rung.id for rung in prepared.fleet.rungs.values() if rung.transport is Transport.REPLAY
         ),
     )
-    record_round(prepared.ledger_path, prepared.key, decision, run_id=run.run_id)
+    report = replace(report, next_steps=_next_steps(request, prepared, report, lenses))
+    record_round(
+        prepared.ledger_path,
+        prepared.key,
+        decision,
+        run_id=run.run_id,
+        repo=find_root(request.repo),
+    )
     write_reports(run, report, templates=request.templates)
     return Convening(run, report, routing, envelope, prepared.ledger_path)
 
@@ -263,6 +271,34 @@ def _sit(
     rungs = prepared.fleet.rungs.values()
     seats = dispatch_seats(jobs, context, rungs=rungs, on_seat=on_seat)
     return seats, costs_document(rungs, context.book)
+
+
+def _next_steps(
+    request: ConveneRequest, prepared: _Prepared, report: BlindReport, lenses: list[str]
+) -> tuple[str, ...]:
+    """What the user does after this outcome, in the words of the flags they passed."""
+    decision = report.decision
+    convened = Convened(
+        contract=prepared.contract.label,
+        fleet=prepared.fleet.label,
+        builder=request.builder,
+        lenses=tuple(lenses),
+        ledger=_label(request.ledger, request.root) if request.ledger is not None else None,
+        red=prepared.contract.red is not None,
+        test_command=prepared.contract.test_command is not None,
+        require_cross_family=request.require_cross_family,
+    )
+    return next_steps(
+        decision.outcome,
+        decision.round,
+        seats=report.seats,
+        proofs=report.proofs,
+        fix_list=decision.fix_list,
+        reasons=decision.reasons,
+        degraded=decision.degraded,
+        recorded=report.recorded_lenses,
+        convened=convened,
+    )
 
 
 def _label(path: Path, root: Path) -> str:

@@ -34,7 +34,8 @@ class BlindReport:
     """Everything a convening reports: the decision and what it was decided over.
 
     `recorded` names the rungs that answered from recorded replies (replay transport, L-7);
-    `costs` is passed through to `summary.json` as the seat walk reports it.
+    `costs` is passed through to `summary.json` as the seat walk reports it; `next_steps` says
+    what to do after an outcome other than LAND (see `next_steps`).
     """
 
     run_id: str
@@ -45,6 +46,7 @@ class BlindReport:
     receipt: str
     costs: Mapping[str, Any] = field(default_factory=dict)
     recorded: frozenset[str] = frozenset()
+    next_steps: tuple[str, ...] = ()  # what to do when the outcome is not LAND
 
     @property
     def weakened_gate(self) -> str | None:
@@ -97,6 +99,7 @@ def summary_document(report: BlindReport) -> dict[str, Any]:
         ],
         "new_findings": list(decision.new_findings),
         "fix_list": [item.fingerprint for item in decision.fix_list],
+        "next_steps": list(report.next_steps),
         "costs": dict(report.costs),
     }
 
@@ -152,6 +155,10 @@ def judgment_text(report: BlindReport, *, templates: Path | None = None) -> str:
             if item.fingerprint in decision.refuted
         ],
         "evidence_ref": report.evidence_ref,
+        "next_steps": [
+            {"text": _cell(line, table=False), "nested": line.startswith("  ")}
+            for line in report.next_steps
+        ],
     }
     return render_judgment(fields, render(BLIND_JUDGMENT_TEMPLATE, context, templates))
 
@@ -273,6 +280,11 @@ def console_report(report: BlindReport) -> str:
         f"findings: {len(decision.findings)} ({len(decision.new_findings)} new), "
         f"fix list: {len(decision.fix_list)}; run {report.run_id}"
     )
+    if report.next_steps:
+        extra.append("next:")
+        extra += [
+            f"  {line}" if line.startswith("  ") else f"  - {line}" for line in report.next_steps
+        ]
     return parts[0] + "\n" + "\n".join(extra) + "\n"
 
 

@@ -2,7 +2,9 @@
 rounds, each with the fingerprints of its findings, the new ones, and the adjudications.
 
 A JSON file (default `<repo>/.tribunal/ledger.json`, gitignored; CI passes `--ledger PATH` and
-caches it between runs), validated against the shipped `ledger` schema on every read. Every
+caches it between runs), validated against the shipped `ledger` schema on every read. Each
+dispute also keeps the judged repository's root as its last round saw it, so `adjudicate` resolves
+its evidence there, wherever it is run from. Every
 change re-reads the file under an exclusive lock and writes it atomically, 0600 (C-4): two
 convenings or adjudications at once never lose each other's entries.
 
@@ -118,10 +120,11 @@ def view(ledger: dict[str, Any], key: DisputeKey, round_number: int | None = Non
 
 
 def record_round(
-    path: Path, key: DisputeKey, decision: BlindDecision, *, run_id: str
+    path: Path, key: DisputeKey, decision: BlindDecision, *, run_id: str, repo: Path
 ) -> dict[str, Any]:
-    """Record `decision` as round `decision.round` of the dispute `key` (replacing an earlier
-    record of that round, keeping its adjudications). Returns the round entry written.
+    """Record `decision` as round `decision.round` of the dispute `key` in the repository whose
+    root is `repo` (replacing an earlier record of that round, keeping its adjudications).
+    Returns the round entry written.
 
     Raises BadInput when the ledger file is not a valid ledger (nothing written).
     """
@@ -138,6 +141,7 @@ def record_round(
         if dispute is None:
             dispute = {"contract": key.contract, "base": key.base, "rounds": []}
             ledger["disputes"].append(dispute)
+        dispute["repo"] = str(Path(repo).resolve())
         kept = [item for item in dispute["rounds"] if item["round"] != decision.round]
         for item in dispute["rounds"]:
             if item["round"] == decision.round:
@@ -167,22 +171,22 @@ def adjudicate(
     base: str | None = None,
     label: str | None = None,
 ) -> Refutation:
-    """B-3: record the finding `fingerprint` refuted with `evidence` (`path:line`, resolving
-    inside `root`) and `note`, in the latest round of its dispute that raised it.
+    """B-3: record the finding `fingerprint` refuted with `evidence` (`path:line`) and `note`, in
+    the latest round of its dispute that raised it.
 
-    `contract`/`base` pick the dispute when the fingerprint occurs in more than one. Returns
-    the Refutation. Raises BadInput (nothing written) for evidence that is not `path:line` or
-    does not resolve, an empty note, a fingerprint no dispute holds, or an ambiguous one.
+    `evidence` resolves inside the judged repository the ledger recorded for the dispute, or
+    inside `root` when it recorded none (or that directory is gone). `contract`/`base` pick the
+    dispute when the fingerprint occurs in more than one. Returns the Refutation. Raises
+    BadInput (nothing written) for evidence that is not `path:line` or does not resolve, an
+    empty note, a fingerprint no dispute holds, or an ambiguous one.
     """
     from tribunal.errors import BrokenRef
-    from tribunal.records.refs import resolve_ref
 
     shown = label if label is not None else str(path)
     try:
         ref = parse_ref(evidence)
         if ref.line is None:
             raise BrokenRef(f"{evidence}: evidence is path:line")
-        resolve_ref(evidence, base=root, root=root)
     except BrokenRef as error:
         raise BadInput(str(error), field="--evidence") from None
     if not note.strip():
@@ -210,6 +214,7 @@ def adjudicate(
                 field="--finding",
             )
         dispute = holders[0]
+        _resolve_evidence(evidence, judged_root(dispute, root))
         entry = _raising_rounds(dispute, fingerprint)[-1]
         raised = next(item for item in entry["findings"] if item["fingerprint"] == fingerprint)
         record = {
@@ -224,6 +229,26 @@ def adjudicate(
             record,
         ]
         return Refutation(_key(dispute), entry["round"], fingerprint, _adjudication(record))
+
+
+def judged_root(dispute: dict[str, Any], fallback: Path) -> Path:
+    """The judged repository's root the ledger recorded for `dispute`, else `fallback` (a
+    ledger written before roots were recorded, or a repository since moved away)."""
+    recorded = dispute.get("repo")
+    if recorded is not None and Path(recorded).is_dir():
+        return Path(recorded)
+    return fallback
+
+
+def _resolve_evidence(evidence: str, root: Path) -> None:
+    """BadInput (field `--evidence`) unless `evidence` resolves inside `root`."""
+    from tribunal.errors import BrokenRef
+    from tribunal.records.refs import resolve_ref
+
+    try:
+        resolve_ref(evidence, base=root, root=root)
+    except BrokenRef as error:
+        raise BadInput(f"{error} (in {root})", field="--evidence") from None
 
 
 def _adjudication(item: dict[str, Any]) -> Adjudication:

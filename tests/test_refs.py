@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from tribunal.errors import BrokenRef
-from tribunal.records.refs import EvidenceRef, parse_ref, resolve_ref
+from tribunal.refs import EvidenceRef, parse_ref, resolve_ref
 
 
 @pytest.fixture

@@ -1,18 +1,9 @@
-"""Statuses, verdicts, outcomes and exit codes: every closed vocabulary lives here (STYLE 4)."""
+"""Statuses, verdicts and outcomes: every closed vocabulary lives here (STYLE 4). Exit codes are
+the command line's alone (`tribunal.cli.exit_codes`)."""
 
 from __future__ import annotations
 
-from enum import IntEnum, StrEnum
-
-
-class ExitCode(IntEnum):
-    """C-2. Only the CLI layer turns these into process exit codes."""
-
-    OK = 0
-    NEGATIVE = 1  # FAIL, DENY, ITERATE, BLOCK, refuse, a matrix that is not uniform_pass
-    BAD_INPUT = 2  # bad input or usage
-    NO_VERDICT = 3  # HOLD, ESCALATE, INVALID, or DEFERRED from a command that exits by its verdict
-    INTERRUPTED = 130
+from enum import StrEnum
 
 
 class CaseVerdict(StrEnum):
@@ -34,15 +25,6 @@ class JudgmentVerdict(StrEnum):
     def strictness(self) -> int:
         """R-4: DENY > DEFERRED > APPROVE."""
         return {"DENY": 2, "DEFERRED": 1, "APPROVE": 0}[self.value]
-
-    @property
-    def exit_code(self) -> ExitCode:
-        """`judgment --check` and `arbitrate` exit by the verdict (C-2)."""
-        return {
-            "APPROVE": ExitCode.OK,
-            "DENY": ExitCode.NEGATIVE,
-            "DEFERRED": ExitCode.NO_VERDICT,
-        }[self.value]
 
 
 class SeatVerdict(StrEnum):
@@ -70,17 +52,6 @@ class Outcome(StrEnum):
     ITERATE = "ITERATE"
     HOLD = "HOLD"
     LAND = "LAND"
-
-    @property
-    def exit_code(self) -> ExitCode:
-        """B-1/C-2: LAND 0, ITERATE 1, INVALID/ESCALATE/HOLD 3 (no verdict reachable)."""
-        return {
-            "INVALID": ExitCode.NO_VERDICT,
-            "ESCALATE": ExitCode.NO_VERDICT,
-            "ITERATE": ExitCode.NEGATIVE,
-            "HOLD": ExitCode.NO_VERDICT,
-            "LAND": ExitCode.OK,
-        }[self.value]
 
     @property
     def judgment_verdict(self) -> JudgmentVerdict:

@@ -47,23 +47,6 @@ def inside(path: Path, root: Path) -> bool:
 SCRATCH_DIRS = ("out",)
 
 
-def scratch_dirs(root: Path) -> tuple[str, ...]:
-    """The root-relative scratch directories: `out` (T-1), and the `out_dir` setting (C-9) when
-    it lies inside `root`. Raises BadInput for a malformed configuration file."""
-    from tribunal.config import load_settings
-
-    dirs = list(SCRATCH_DIRS)
-    configured = load_settings(root).get("out_dir")
-    if configured:
-        try:
-            relative = Path(configured).resolve().relative_to(root.resolve()).as_posix()
-        except ValueError:
-            relative = ""  # outside the repository: no evidence_ref can point there anyway
-        if relative not in ("", ".") and relative not in dirs:
-            dirs.append(relative)
-    return tuple(dirs)
-
-
 def is_scratch(relative: str, dirs: Sequence[str] = SCRATCH_DIRS) -> bool:
     """True when the root-relative path `relative` (with `/`) lies in one of the scratch `dirs`."""
     return scratch_dir_of(relative, dirs) is not None

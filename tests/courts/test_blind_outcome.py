@@ -8,12 +8,13 @@ from dataclasses import replace
 import pytest
 
 from tests.blind_seats import EIGHT, all_pass, finding, held, passed, refused
+from tribunal.cli.exit_codes import ExitCode, for_outcome
 from tribunal.core.prompt import Adjudication
 from tribunal.core.seat_record import SAME_FAMILY, SeatRecord
 from tribunal.courts.blind import Flags, Proof, Proofs, decide
 from tribunal.courts.convergence import LedgerView, convergence_failed
 from tribunal.courts.findings import fingerprint
-from tribunal.enums import ExitCode, JudgmentVerdict, Outcome, ProofName, Severity
+from tribunal.enums import JudgmentVerdict, Outcome, ProofName, Severity
 from tribunal.errors import BadInput
 
 GREEN = Proofs.from_entries(
@@ -35,7 +36,7 @@ def swap(seats: tuple[SeatRecord, ...], index: int, seat: SeatRecord) -> tuple[S
 def test_the_baseline_lands() -> None:
     decision = decide(all_pass(), GREEN)
     assert decision.outcome is Outcome.LAND
-    assert decision.exit_code is ExitCode.OK
+    assert for_outcome(decision.outcome) is ExitCode.OK
     assert decision.verdict is JudgmentVerdict.APPROVE
     assert decision.reason == "outcome:land"
     assert decision.fix_list == ()
@@ -54,7 +55,7 @@ def test_the_baseline_lands() -> None:
 def test_exit_codes_and_judgment_verdicts(
     outcome: Outcome, code: int, verdict: JudgmentVerdict
 ) -> None:
-    assert int(outcome.exit_code) == code
+    assert int(for_outcome(outcome)) == code
     assert outcome.judgment_verdict is verdict
 
 
@@ -137,7 +138,7 @@ def test_findings_seen_earlier_are_not_new() -> None:
 def test_iterate_when_a_lens_refused() -> None:
     decision = decide(swap(all_pass(), 3, refused(EIGHT[3])), GREEN)
     assert decision.outcome is Outcome.ITERATE
-    assert decision.exit_code is ExitCode.NEGATIVE
+    assert for_outcome(decision.outcome) is ExitCode.NEGATIVE
     assert decision.verdict is JudgmentVerdict.DENY
     assert f"lens {EIGHT[3]} refused" in decision.reasons
 
@@ -206,7 +207,7 @@ def test_the_fix_list_holds_every_finding_minor_too_minus_refuted_ones() -> None
 def test_hold_when_a_lens_held() -> None:
     decision = decide(swap(all_pass(), 4, held(EIGHT[4])), GREEN)
     assert decision.outcome is Outcome.HOLD
-    assert decision.exit_code is ExitCode.NO_VERDICT
+    assert for_outcome(decision.outcome) is ExitCode.NO_VERDICT
     assert decision.verdict is JudgmentVerdict.DEFERRED
 
 

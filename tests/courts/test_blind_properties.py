@@ -6,13 +6,14 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
+from tribunal.cli.exit_codes import ExitCode, for_outcome
 from tribunal.core.prompt import Adjudication
 from tribunal.core.seat_record import SAME_FAMILY, SeatRecord
 from tribunal.core.verdict import Checked, Finding
 from tribunal.courts.blind import Flags, Proof, Proofs, decide
 from tribunal.courts.convergence import LedgerView
 from tribunal.courts.findings import fingerprint
-from tribunal.enums import CitationStatus, ExitCode, Outcome, ProofName, SeatVerdict, Severity
+from tribunal.enums import CitationStatus, Outcome, ProofName, SeatVerdict, Severity
 
 CLAIMS = ["crash on empty", "leaks a handle", "wrong message", "slow loop"]
 
@@ -97,8 +98,8 @@ def test_nothing_exits_0_when_a_lens_refused_held_was_unverified_or_a_proof_fail
         or any(proof.ok is False for proof in proved.entries)
     )
     if blocked:
-        assert decision.exit_code is not ExitCode.OK
-    assert (decision.exit_code is ExitCode.OK) == (decision.outcome is Outcome.LAND)
+        assert for_outcome(decision.outcome) is not ExitCode.OK
+    assert (for_outcome(decision.outcome) is ExitCode.OK) == (decision.outcome is Outcome.LAND)
     if decision.outcome is Outcome.LAND:
         assert panel
         assert not decision.fix_list

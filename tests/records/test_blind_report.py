@@ -101,7 +101,7 @@ def test_routing_proof_names_where_each_seat_fell() -> None:
 
 
 def test_console_report_of_a_degraded_run_with_recorded_answers() -> None:
-    text = console_report(report(degraded=True))
+    text = console_report(report(degraded=True), exit_code=1)
     tail = text.split("\n\n", 1)[1]
     assert tail.splitlines()[6:] == [
         f"weakened gate: {WEAKENED_GATE}",
@@ -112,8 +112,10 @@ def test_console_report_of_a_degraded_run_with_recorded_answers() -> None:
         "findings: 2 (2 new), fix list: 2; run r1",
     ]
     assert weakened_gate_line(False) is None
-    assert WEAKENED_GATE not in console_report(report(all_pass(), degraded=False))
-    assert "proofs: not run (--no-proofs)" in console_report(report(proofs=Proofs.no_proofs()))
+    assert WEAKENED_GATE not in console_report(report(all_pass(), degraded=False), exit_code=0)
+    assert "proofs: not run (--no-proofs)" in console_report(
+        report(proofs=Proofs.no_proofs()), exit_code=0
+    )
 
 
 def test_summary_matches_its_schema_and_carries_the_seats() -> None:
@@ -206,5 +208,5 @@ def test_outputs_differ_only_in_run_id() -> None:
         assert one.replace("aaaa1111", "RUN") == two.replace("bbbb2222", "RUN")
 
     same(judgment_text(first), judgment_text(second))
-    same(console_report(first), console_report(second))
+    same(console_report(first, exit_code=0), console_report(second, exit_code=0))
     same(json.dumps(summary_document(first)), json.dumps(summary_document(second)))

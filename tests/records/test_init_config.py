@@ -10,7 +10,7 @@ from click.testing import CliRunner
 
 from tests.records.repos import git, init_repo, records_repo, write
 from tribunal.cli import cli
-from tribunal.config import load_settings
+from tribunal.settings import load_settings
 from tribunal.starter import STARTER_NOTE
 
 

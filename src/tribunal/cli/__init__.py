@@ -17,7 +17,7 @@ from typing import Any
 import click
 
 from tribunal import __version__
-from tribunal.enums import ExitCode
+from tribunal.cli.exit_codes import ExitCode
 from tribunal.errors import BadInput, TribunalError
 
 # name -> "module:attribute". Add a line here when a command lands.
@@ -71,7 +71,7 @@ class TribunalGroup(click.Group):
             _require_utf8(args)
         if parent is None and "default_map" not in extra:
             # C-9: project settings, then TRIBUNAL_* variables, become click defaults; flags win.
-            from tribunal.config import SettingDefaults
+            from tribunal.cli.settings import SettingDefaults
 
             extra["default_map"] = SettingDefaults(self)
         return super().make_context(info_name, args, parent, **extra)

@@ -7,6 +7,8 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
+from tribunal.cli.exit_codes import for_verdict
+
 if TYPE_CHECKING:
     from tribunal.courts.arbiter_rules import ApplicablePrecedent
     from tribunal.records.judgment import NotApplied
@@ -90,7 +92,7 @@ def arbitrate(
         f"({arbitration.final_verdict}); wrote {label} and {display_path(trace_path, root)}",
         err=True,
     )
-    ctx.exit(arbitration.verdict.exit_code)
+    ctx.exit(for_verdict(arbitration.verdict))
 
 
 def _applicable(

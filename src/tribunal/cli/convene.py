@@ -7,6 +7,7 @@ from pathlib import Path
 
 import click
 
+from tribunal.cli.exit_codes import for_outcome
 from tribunal.cli.options import change_range, fleet_and_builder
 
 
@@ -130,6 +131,7 @@ def convene(
     if too_large is not None:  # one clear line; the lenses hold (exit 3)
         click.echo(f"tribunal: {too_large}", err=True)
     report = convening.report
+    code = for_outcome(report.decision.outcome)
     root = find_root()
     written = [
         f"run dir: {display_path(convening.run.path, root)}",
@@ -140,5 +142,5 @@ def convene(
         for line in written:  # stdout holds exactly one JSON document (C-7)
             click.echo(line, err=True)
     else:
-        click.echo(console_report(report) + "\n".join(written) + "\n", nl=False)
-    ctx.exit(report.decision.exit_code)
+        click.echo(console_report(report, exit_code=code) + "\n".join(written) + "\n", nl=False)
+    ctx.exit(code)

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import click
 
+from tribunal.cli.exit_codes import ExitCode
 from tribunal.cli.options import change_range
-from tribunal.enums import ExitCode
 
 
 @click.command("envelope")

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import click
 
-from tribunal.enums import ExitCode
+from tribunal.cli.exit_codes import ExitCode
 
 FILE = click.Path(path_type=Path, dir_okay=False)
 # The agent CLI hook convention (Claude Code): exit 2 from a PreToolUse hook blocks the tool call

@@ -6,7 +6,8 @@ from pathlib import Path
 
 import click
 
-from tribunal.enums import CaseVerdict, ExitCode
+from tribunal.cli.exit_codes import ExitCode
+from tribunal.enums import CaseVerdict
 
 
 @click.command()

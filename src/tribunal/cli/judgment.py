@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from tribunal.enums import ExitCode
+from tribunal.cli.exit_codes import ExitCode, for_verdict
 
 FILE = click.Path(path_type=Path, dir_okay=False)
 VERDICTS = ("APPROVE", "DENY", "DEFERRED")
@@ -151,7 +151,7 @@ def _check(path: Path, root: Path) -> ExitCode:
     checked = check_judgment(path, label, root=root)
     verdict = JudgmentVerdict(checked.fields["verdict"])
     click.echo(f"{label}: {verdict} {checked.fields['reason']}", err=True)
-    return verdict.exit_code
+    return for_verdict(verdict)
 
 
 @judgment.command("record")

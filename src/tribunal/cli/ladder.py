@@ -7,8 +7,8 @@ from pathlib import Path
 
 import click
 
+from tribunal.cli.exit_codes import ExitCode
 from tribunal.cli.options import fleet_and_builder
-from tribunal.enums import ExitCode
 
 
 @click.command("ladder")

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import click
 
+from tribunal.cli.exit_codes import ExitCode
 from tribunal.cli.options import out_file, spec_and_cases
-from tribunal.enums import ExitCode
 
 
 @click.command()

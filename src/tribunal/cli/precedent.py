@@ -8,7 +8,7 @@ from typing import Any, TypeVar
 
 import click
 
-from tribunal.enums import ExitCode
+from tribunal.cli.exit_codes import ExitCode
 
 F = TypeVar("F", bound=Callable[..., Any])
 

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from tribunal.enums import ExitCode
+from tribunal.cli.exit_codes import ExitCode
 
 
 @click.group()

@@ -8,8 +8,9 @@ from pathlib import Path
 
 import click
 
+from tribunal.cli.exit_codes import for_seat
 from tribunal.cli.options import fleet_and_builder
-from tribunal.enums import ExitCode, SeatVerdict
+from tribunal.enums import SeatVerdict
 
 ROLES = ("verifier", "implementor", "safety")
 
@@ -146,10 +147,7 @@ def seat(
         too_large = too_large_for_every_rung([route])
         if too_large is not None:  # one clear line, not only one per skipped rung
             click.echo(f"tribunal: {too_large}", err=True)
-    ctx.exit(_EXIT[record.verdict.value])
-
-
-_EXIT = {"pass": ExitCode.OK, "refuse": ExitCode.NEGATIVE, "hold": ExitCode.NO_VERDICT}
+    ctx.exit(for_seat(record.verdict))
 
 
 def _check_usage(

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from tribunal.enums import CaseVerdict, EvidenceKind, InvariantReason, JudgmentVerdict, ReasonKind
 from tribunal.errors import BadInput
 from tribunal.evidence.record import Evidence
-from tribunal.records.refs import distinct_refs, parse_ref
+from tribunal.refs import distinct_refs, parse_ref
 
 # T-6: the order in which reasons apply (the first that applies is the reason).
 _FAIL_RANK = {

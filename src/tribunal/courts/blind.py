@@ -23,7 +23,6 @@ from tribunal.core.seat_record import SAME_FAMILY, SeatRecord
 from tribunal.courts.convergence import LedgerView, convergence_failed
 from tribunal.courts.findings import CourtFinding, harness_finding, seat_findings
 from tribunal.enums import (
-    ExitCode,
     JudgmentVerdict,
     Outcome,
     ProofName,
@@ -170,11 +169,6 @@ class BlindDecision:
     refuted: frozenset[str] = field(default_factory=frozenset)
     degraded: bool = False
     proofs_skipped: bool = False
-
-    @property
-    def exit_code(self) -> ExitCode:
-        """B-1/C-2: 0 LAND, 1 ITERATE, 3 otherwise."""
-        return self.outcome.exit_code
 
     @property
     def verdict(self) -> JudgmentVerdict:

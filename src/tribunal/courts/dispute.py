@@ -18,7 +18,7 @@ from tribunal.courts.votes import Vote, load_votes
 from tribunal.documents import Document, FieldPath, load_any, load_yaml, validate
 from tribunal.errors import BadInput, BrokenRef
 from tribunal.paths import display_path
-from tribunal.records.refs import resolve_ref
+from tribunal.refs import resolve_ref
 
 DISPUTE_FILE = "dispute.yaml"
 _RANGE = re.compile(r"^[^\s.][^\s]*?\.\.\.?[^\s.][^\s]*$")

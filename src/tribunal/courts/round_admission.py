@@ -20,7 +20,7 @@ from tribunal.courts.dispute import Dispute
 from tribunal.courts.votes import Vote
 from tribunal.enums import HookEvent
 from tribunal.evidence.hook_log import HookEntry, read_hook_log
-from tribunal.records.refs import parse_ref
+from tribunal.refs import parse_ref
 
 # the files a dispute may move by.
 DISPUTE_FILES = ("requirements.md", "hooks.md", "validation.md")

@@ -23,7 +23,7 @@ from tribunal.courts.charter import Charter
 from tribunal.courts.votes import VOTES_DIR
 from tribunal.enums import JudgmentVerdict, Role, SeatVerdict, Severity, VoteAction
 from tribunal.errors import BadInput, BrokenRef
-from tribunal.records.refs import resolve_ref
+from tribunal.refs import resolve_ref
 
 _VOTES: dict[SeatVerdict, JudgmentVerdict] = {
     SeatVerdict.PASS: JudgmentVerdict.APPROVE,

@@ -17,7 +17,7 @@ from tribunal.documents import Document, load_yaml, validate
 from tribunal.enums import JudgmentVerdict, Role, VoteAction
 from tribunal.errors import BadInput, BrokenRef
 from tribunal.paths import display_path
-from tribunal.records.refs import parse_ref, resolve_ref
+from tribunal.refs import parse_ref, resolve_ref
 
 VOTES_DIR = "votes"
 _VOTE_NAME = re.compile(r"^R(?P<round>[0-9]+)-(?P<role>[a-z]+)\.ya?ml$")

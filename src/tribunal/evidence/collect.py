@@ -16,8 +16,9 @@ from tribunal.documents import Document, load_any, load_json, validate
 from tribunal.enums import CaseVerdict, EvidenceKind, InvariantReason, ReasonKind, ThresholdBound
 from tribunal.errors import BadInput, BrokenRef
 from tribunal.evidence.record import Evidence
-from tribunal.paths import SCRATCH_DIRS, is_scratch, scratch_dir_of, scratch_dirs
-from tribunal.records.refs import admit_evidence_ref
+from tribunal.paths import SCRATCH_DIRS, is_scratch, scratch_dir_of
+from tribunal.refs import admit_evidence_ref
+from tribunal.settings import scratch_dirs
 
 # T-6: a reason written into a judgment is `kind` or `kind:argument` (the judgment schema's form).
 REASON_FORM = re.compile(r"^[a-z][a-z0-9_]*(:\S.*)?$")

@@ -18,8 +18,8 @@ from tribunal.courts.votes import Vote
 from tribunal.records.decision_trace import decision_trace
 from tribunal.records.frontmatter import render_judgment
 from tribunal.records.judgment_check import check_refs
-from tribunal.records.refs import distinct_refs
 from tribunal.records.templates import ARBITER_JUDGMENT_TEMPLATE, render
+from tribunal.refs import distinct_refs
 
 COURT = "arbiter"
 

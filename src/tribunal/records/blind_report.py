@@ -77,7 +77,6 @@ def summary_document(report: BlindReport) -> dict[str, Any]:
         "run_id": report.run_id,
         "round": decision.round,
         "outcome": decision.outcome.value,
-        "exit_code": int(decision.exit_code),
         "verdict": decision.verdict.value,
         "reasons": list(decision.reasons),
         "builder_family": report.builder_family,
@@ -132,7 +131,6 @@ def judgment_text(report: BlindReport, *, templates: Path | None = None) -> str:
         "round": decision.round,
         "run_id": report.run_id,
         "outcome": decision.outcome.value,
-        "exit_code": int(decision.exit_code),
         "builder_family": report.builder_family,
         "receipt": report.receipt,
         "weakened_gate": report.weakened_gate,
@@ -258,9 +256,10 @@ def recorded_line(report: BlindReport) -> str | None:
     return f"recorded answers (replay, not live models): {', '.join(lenses)}"
 
 
-def console_report(report: BlindReport) -> str:
+def console_report(report: BlindReport, *, exit_code: int) -> str:
     """The whole console text of a convening: seat table, routing proof, weakened gate,
-    recorded-answer labels, proofs, and the outcome line."""
+    recorded-answer labels, proofs, the outcome line (with the `exit_code` the command line
+    exits with), and the next steps."""
     decision = report.decision
     parts = [seat_table(report.seats, report.recorded)]
     extra = routing_proof_lines(report.seats, report.builder_family)
@@ -273,7 +272,7 @@ def console_report(report: BlindReport) -> str:
         shown = [f"{proof.name.value} {_proof_status(proof)}" for proof in report.proofs.entries]
         extra.append(f"proofs: {', '.join(shown) if shown else 'none ran'}")
     extra.append(
-        f"round {decision.round}: {decision.outcome.value} (exit {int(decision.exit_code)}) — "
+        f"round {decision.round}: {decision.outcome.value} (exit {int(exit_code)}) — "
         f"{decision.reasons[0]}"
     )
     extra.append(

@@ -15,8 +15,8 @@ from tribunal.records.frontmatter import read_judgment
 from tribunal.records.next_check import when_problems
 from tribunal.records.precedent import PrecedentsFile
 from tribunal.records.precedents_file import read_precedents
-from tribunal.records.refs import evidence_base, resolve_ref
 from tribunal.records.walk import find_records
+from tribunal.refs import evidence_base, resolve_ref
 
 
 @dataclass(frozen=True, order=True)

@@ -170,7 +170,7 @@ def _follow(
     from tribunal.errors import BadInput, BrokenRef
     from tribunal.paths import display_path
     from tribunal.records.match import match_precedents
-    from tribunal.records.refs import resolve_ref
+    from tribunal.refs import resolve_ref
 
     result = match_precedents(precedents, root, facts, candidate_limit=0)  # never followed
     applies = [placement.entry for placement in result.applies]

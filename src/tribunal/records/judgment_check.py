@@ -8,9 +8,9 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from tribunal.errors import BadInput, BrokenRef
-from tribunal.paths import scratch_dirs
 from tribunal.records.frontmatter import JudgmentFile, read_judgment
-from tribunal.records.refs import admit_evidence_ref, evidence_base
+from tribunal.refs import admit_evidence_ref, evidence_base
+from tribunal.settings import scratch_dirs
 
 
 def evidence_refs(fields: dict[str, object]) -> list[str]:

@@ -27,7 +27,7 @@ from tribunal.core.prompt import Adjudication
 from tribunal.courts.blind import BlindDecision
 from tribunal.courts.convergence import LedgerView
 from tribunal.errors import BadInput
-from tribunal.records.refs import parse_ref
+from tribunal.refs import parse_ref
 
 LEDGER_VERSION = 1
 STATE_DIR = ".tribunal"
@@ -243,7 +243,7 @@ def judged_root(dispute: dict[str, Any], fallback: Path) -> Path:
 def _resolve_evidence(evidence: str, root: Path) -> None:
     """BadInput (field `--evidence`) unless `evidence` resolves inside `root`."""
     from tribunal.errors import BrokenRef
-    from tribunal.records.refs import resolve_ref
+    from tribunal.refs import resolve_ref
 
     try:
         resolve_ref(evidence, base=root, root=root)

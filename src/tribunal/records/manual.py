@@ -12,10 +12,10 @@ from typing import Any
 
 from tribunal.enums import JudgmentVerdict, ReasonKind
 from tribunal.errors import BadInput
-from tribunal.paths import scratch_dirs
 from tribunal.records.frontmatter import render_judgment
 from tribunal.records.judgment_check import check_refs
 from tribunal.records.templates import MANUAL_JUDGMENT_TEMPLATE, render
+from tribunal.settings import scratch_dirs
 
 _SLUG = r"[a-z0-9]+(?:[_-][a-z0-9]+)*"
 _CASE_ID = r"\S+"

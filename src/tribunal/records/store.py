@@ -30,7 +30,7 @@ from tribunal.records.frontmatter import JudgmentFile, dump_mapping, read_judgme
 from tribunal.records.next_check import compile_when
 from tribunal.records.precedent import SCOPE_KEYS, PrecedentsFile, format_id, id_problem
 from tribunal.records.precedents_file import parse_precedents
-from tribunal.records.refs import evidence_base, parse_ref, resolve_ref
+from tribunal.refs import evidence_base, parse_ref, resolve_ref
 
 LOCK_NAME = "precedents.lock"
 LOCK_TIMEOUT_S = 120.0

@@ -104,8 +104,8 @@ def measure(quick: bool, work: Path, tribunal: Callable[..., list[str]]) -> dict
 
 def one_size(label: str, size: int, directory: Path, quick: bool) -> dict[str, float]:
     """Rebuild time, per-query search p50s and grep times over a generated file of `size`."""
-    from tribunal.records.index import rebuild
-    from tribunal.records.search import search_precedents
+    from tribunal.precedents.index import rebuild
+    from tribunal.precedents.search import search_precedents
 
     runs = 5 if quick else 100
     source = directory / "precedents.md"

@@ -10,10 +10,10 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from tribunal.courts.arbiter_rules import ApplicablePrecedent, decide_round
-from tribunal.courts.charter import Charter, load_charter
-from tribunal.courts.votes import Vote
 from tribunal.documents import Document
 from tribunal.enums import CheckStatus, DisputeEvidenceKind, JudgmentVerdict, Role, VoteAction
+from tribunal.evidence.dispute.charter import Charter, load_charter
+from tribunal.evidence.dispute.votes import Vote
 
 CHARTER = load_charter()
 VOTING = (Role.VERIFIER, Role.IMPLEMENTOR, Role.SAFETY)

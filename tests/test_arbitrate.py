@@ -15,8 +15,6 @@ from click.testing import CliRunner, Result
 from tests.dispute_builder import dump_yaml, full_evidence, make_dispute, vote, write
 from tribunal.cli import cli
 from tribunal.courts.arbiter_rules import ApplicablePrecedent
-from tribunal.courts.charter import load_charter
-from tribunal.courts.dispute import load_dispute
 from tribunal.courts.rounds import Arbitration, arbitrate
 from tribunal.enums import (
     DisputeEvidenceKind,
@@ -28,8 +26,10 @@ from tribunal.enums import (
     Veto,
 )
 from tribunal.errors import BadInput
-from tribunal.evidence.dispute_evidence import check_evidence
-from tribunal.records.frontmatter import parse_judgment
+from tribunal.evidence.dispute.charter import load_charter
+from tribunal.evidence.dispute.checks import check_evidence
+from tribunal.evidence.dispute.model import load_dispute
+from tribunal.frontmatter import parse_judgment
 
 D = "disputes/rate-limit"
 PREC_DENY = ApplicablePrecedent("PREC-007", JudgmentVerdict.DENY)

@@ -20,8 +20,8 @@ from tests.dispute_builder import (
     write,
 )
 from tribunal.cli import cli
-from tribunal.evidence.scenarios import pytest_bdd_name
-from tribunal.records.frontmatter import parse_judgment
+from tribunal.evidence.dispute.scenarios import pytest_bdd_name
+from tribunal.frontmatter import parse_judgment
 
 D = DISPUTE
 

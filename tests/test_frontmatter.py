@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from tribunal.errors import BadInput
-from tribunal.records.frontmatter import (
+from tribunal.frontmatter import (
     has_front_matter_key,
     parse_judgment,
     render_judgment,

@@ -16,7 +16,7 @@ from click.testing import CliRunner, Result
 from tests.conftest import REPO
 from tests.gitrepo import GitRepo
 from tribunal.cli import cli
-from tribunal.evidence.hook_log import read_hook_log
+from tribunal.evidence.dispute.hook_log import read_hook_log
 
 PRE = {
     "session_id": "s-1",

@@ -14,7 +14,7 @@ from click.testing import CliRunner, Result
 from tests.conftest import REPO
 from tests.judgment_repo import METRICS, Repo, make_repo, result
 from tribunal.cli import cli
-from tribunal.records.frontmatter import parse_judgment
+from tribunal.frontmatter import parse_judgment
 
 BAD_METRICS = {
     **METRICS,

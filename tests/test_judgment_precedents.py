@@ -19,8 +19,8 @@ from tribunal.cli import cli
 from tribunal.courts.arbiter import Decision
 from tribunal.courts.following import follow_precedents
 from tribunal.enums import JudgmentVerdict
-from tribunal.records.frontmatter import parse_judgment
-from tribunal.records.precedents_file import parse_precedents
+from tribunal.frontmatter import parse_judgment
+from tribunal.precedents.parsing import parse_precedents
 
 FAILED_INVARIANT = {**METRICS, "false_escalation_rate": 0.2}
 

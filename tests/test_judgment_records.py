@@ -15,8 +15,8 @@ from click.testing import CliRunner, Result
 from tests.conftest import REPO
 from tests.judgment_repo import make_repo, result
 from tribunal.cli import cli
+from tribunal.frontmatter import parse_judgment, render_judgment
 from tribunal.records.filing import file_judgment, judgment_stem
-from tribunal.records.frontmatter import parse_judgment, render_judgment
 
 
 def invoke(*args: str) -> Result:

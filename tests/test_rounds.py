@@ -22,7 +22,7 @@ from tests.dispute_builder import vote as cast
 from tribunal.cli import cli
 from tribunal.courts.round_admission import touched_paths
 from tribunal.documents import first_schema_error
-from tribunal.records.frontmatter import parse_judgment
+from tribunal.frontmatter import parse_judgment
 
 D = DISPUTE
 MOVE = ["change.diff", "evidence/hooks.ndjson:2"]  # the diff and its PostToolUse record

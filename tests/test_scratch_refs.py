@@ -10,7 +10,7 @@ import pytest
 from click.testing import CliRunner, Result
 
 from tribunal.cli import cli
-from tribunal.records.frontmatter import render_judgment
+from tribunal.frontmatter import render_judgment
 
 
 @pytest.fixture

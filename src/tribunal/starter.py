@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from tribunal.atomic import write_atomic
-from tribunal.records.store import STARTER
+from tribunal.precedents.add import STARTER
 
 DRIVER = "tribunal-precedents"
 NEXT_STEPS_NAME = "TRIBUNAL.md"

@@ -16,6 +16,7 @@ from tribunal.courts.blind import Flags, Proofs, decide
 from tribunal.documents import first_schema_error
 from tribunal.enums import ProofName, SeatVerdict, Severity
 from tribunal.errors import BadInput
+from tribunal.frontmatter import parse_judgment
 from tribunal.records.blind_report import (
     BlindReport,
     console_report,
@@ -26,7 +27,6 @@ from tribunal.records.blind_report import (
     weakened_gate_line,
     write_reports,
 )
-from tribunal.records.frontmatter import parse_judgment
 from tribunal.records.judgment_check import check_judgment
 from tribunal.records.rundir import claim, is_complete
 

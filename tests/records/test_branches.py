@@ -13,8 +13,8 @@ from click.testing import CliRunner
 
 from tests.records.repos import commit_all, git, records_repo, write
 from tribunal.cli import cli
-from tribunal.records.merge import merge_precedents
-from tribunal.records.precedents_file import parse_precedents
+from tribunal.precedents.merge import merge_precedents
+from tribunal.precedents.parsing import parse_precedents
 
 
 def tribunal(repo: Path, *args: str) -> subprocess.CompletedProcess[str]:

@@ -13,8 +13,8 @@ from tests.records.repos import write
 from tribunal.cli import cli
 from tribunal.documents import first_schema_error
 from tribunal.errors import BadInput
-from tribunal.records.facts import Facts
-from tribunal.records.match import match_precedents
+from tribunal.precedents.facts import Facts
+from tribunal.precedents.match import match_precedents
 
 HEAD = "# Precedents\n\nProse between sections is kept.\n\n"
 

@@ -10,10 +10,10 @@ import yaml
 from hypothesis import given
 from hypothesis import strategies as st
 
-from tribunal.records.plain_yaml import KEYS, plain_mapping
-from tribunal.records.precedent import Precedent
-from tribunal.records.precedents_file import parse_precedents
-from tribunal.records.store import render_entry
+from tribunal.precedents.add import render_entry
+from tribunal.precedents.entry import Precedent
+from tribunal.precedents.parsing import parse_precedents
+from tribunal.precedents.plain_yaml import KEYS, plain_mapping
 
 
 def safe_load(text: str) -> Any:

@@ -9,8 +9,8 @@ from hypothesis import strategies as st
 
 from tribunal.enums import PrecedentForm
 from tribunal.errors import TribunalError
-from tribunal.records.precedent import format_id, id_problem, parse_id
-from tribunal.records.precedents_file import parse_precedents
+from tribunal.precedents.entry import format_id, id_problem, parse_id
+from tribunal.precedents.parsing import parse_precedents
 
 ENTRY = """## {id}
 
@@ -271,7 +271,7 @@ def test_rendered_entries_read_back_exactly(
     applies: object, check: object, refs: object, strict: bool
 ) -> None:
     """R-3: what `precedent add` writes reads back field for field, on both parse paths."""
-    from tribunal.records.store import render_entry
+    from tribunal.precedents.add import render_entry
 
     fields = {
         "case_id": "PREC-042",
@@ -323,7 +323,7 @@ GOOD_DATA = st.fixed_dictionaries(
 @given(st.one_of(ENTRY_DATA, GOOD_DATA))
 def test_bulk_check_never_accepts_what_the_schema_refuses(data: dict[str, object]) -> None:
     """The bulk path's check may only be stricter than the schema (and must pass good entries)."""
-    from tribunal.records.precedent import parse_id, plainly_valid
+    from tribunal.precedents.entry import parse_id, plainly_valid
     from tribunal.schemas import validator_for
 
     schema_ok = validator_for("precedent").is_valid(data)

@@ -12,8 +12,8 @@ from click.testing import CliRunner
 
 from tribunal.cli import cli
 from tribunal.errors import BadInput
-from tribunal.records.index import index_paths
-from tribunal.records.search import SearchFilters, search_precedents
+from tribunal.precedents.index import index_paths
+from tribunal.precedents.search import SearchFilters, search_precedents
 
 ENTRY = """## {id}
 
@@ -205,7 +205,7 @@ def test_limit_pushdown_gives_what_one_ranked_join_gives(tmp_path: Path) -> None
     number, not the file order)."""
     import sqlite3
 
-    from tribunal.records.index import open_index
+    from tribunal.precedents.index import open_index
 
     entries = [
         (f"PREC-{n:03d}", "DENY", '"quota quota quota rule"', "x", "") for n in range(60, 0, -1)

@@ -19,9 +19,9 @@ from typing import Any
 import pytest
 
 from tests.records.test_search import write_precedents
-from tribunal.records import search
-from tribunal.records.index import open_index
-from tribunal.records.search import SearchFilters, search_precedents
+from tribunal.precedents import search
+from tribunal.precedents.index import open_index
+from tribunal.precedents.search import SearchFilters, search_precedents
 
 COMMON = ["rollback", "silent", "alert", "cache", "tier", "quota", "backup", "verified"]
 RARE = ["ledger", "webhook", "failover", "eviction", "partition", "skew", "invoice", "tenant"]
@@ -311,7 +311,7 @@ def test_the_early_stop_holds_where_the_length_estimate_is_wrong(tmp_path: Path)
 
 def _fts5_tokens(texts: list[str]) -> list[list[str]]:
     """What FTS5 itself makes of each text with the index's tokenizer."""
-    from tribunal.records.index import TOKENIZER
+    from tribunal.precedents.index import TOKENIZER
 
     connection = sqlite3.connect(":memory:")
     connection.execute(f"CREATE VIRTUAL TABLE w USING fts5(x, tokenize='{TOKENIZER}')")
@@ -327,7 +327,7 @@ def test_cjk_text_is_split_as_fts5_splits_it() -> None:
     """X-3: search splits CJK text itself (no trip to FTS5); that must be exactly what FTS5
     makes of it — every character of CJK_RUN alone, and a sample of pairs and runs with the
     separators among them."""
-    from tribunal.records.index import CJK_RUN, cjk_text
+    from tribunal.precedents.index import CJK_RUN, cjk_text
 
     spans = [(0x3040, 0x30FF), (0x3400, 0x4DBF), (0x4E00, 0x9FFF), (0xAC00, 0xD7AF)]
     spans += [(0xF900, 0xFAFF), (0x20000, 0x2EBEF)]

@@ -14,7 +14,7 @@ from click.testing import CliRunner
 
 from tests.records.repos import JUDGMENT, PRECEDENTS, records_repo, write
 from tribunal.cli import cli
-from tribunal.records.precedents_file import parse_precedents
+from tribunal.precedents.parsing import parse_precedents
 
 ADD = ["precedent", "add", "--from-judgment", "judgments/2026-01-rate.judgment.md"]
 WHAT = ["--applies-to", "rate-limit without dedup", "--next-check", "burst above 60"]

@@ -55,9 +55,9 @@ def arbitrate(
     Exit 0 APPROVE, 1 DENY, 3 DEFERRED, 2 bad input (nothing written).
     """
     from tribunal.atomic import write_atomic, write_json
-    from tribunal.courts.dispute import load_dispute
     from tribunal.courts.rounds import arbitrate as decide_dispute
-    from tribunal.evidence.dispute_evidence import check_evidence
+    from tribunal.evidence.dispute.checks import check_evidence
+    from tribunal.evidence.dispute.model import load_dispute
     from tribunal.paths import display_path, find_root
     from tribunal.records.arbitration import arbitration_record
     from tribunal.records.decision_trace import trace_path_for
@@ -102,9 +102,9 @@ def _applicable(
     that may concern it but were not followed (cannot_evaluate, scope_unknown, due)."""
     from tribunal.courts.arbiter_rules import ApplicablePrecedent
     from tribunal.paths import display_path
-    from tribunal.records.facts import Facts
+    from tribunal.precedents.facts import Facts
+    from tribunal.precedents.match import match_precedents
     from tribunal.records.judgment import not_applied_precedents
-    from tribunal.records.match import match_precedents
 
     label = display_path(directory / "dispute.yaml", root)
     # Candidates (prose-only scope) never decide, so the search index is not needed (R-4).

@@ -36,8 +36,8 @@ def check(ctx: click.Context, directory: Path | None, dispute_dir: Path | None) 
     chosen = directory or dispute_dir
     if chosen is None:
         raise click.UsageError("missing the dispute directory: DIR or --dispute DIR")
-    from tribunal.courts.dispute import load_dispute
-    from tribunal.evidence.dispute_evidence import check_evidence
+    from tribunal.evidence.dispute.checks import check_evidence
+    from tribunal.evidence.dispute.model import load_dispute
     from tribunal.paths import find_root
 
     # A-3: evidence only — a broken vote file is `tribunal arbitrate`'s bad input, not this one's.

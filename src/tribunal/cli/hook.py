@@ -73,7 +73,7 @@ def record(
     from tribunal.atomic import write_atomic
     from tribunal.enums import HookDecision, HookEvent
     from tribunal.errors import BadInput
-    from tribunal.evidence.hook_record import (
+    from tribunal.evidence.dispute.hook_record import (
         append_record,
         hook_record,
         parse_payload,

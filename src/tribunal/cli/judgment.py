@@ -111,7 +111,7 @@ def judgment(
     from tribunal.cli.outputs import check_output_path, write_output_text
     from tribunal.evidence.collect import load_duel, load_evidence_file, load_invariants
     from tribunal.paths import display_path
-    from tribunal.records.facts import facts_file
+    from tribunal.precedents.facts import facts_file
     from tribunal.records.filing import refuse_rewriting_a_record
     from tribunal.records.judgment import Following, JudgmentInputs, compose_judgment
 

@@ -71,7 +71,7 @@ def add(
 
     Existing bytes of the file never change; concurrent adds get distinct IDs.
     """
-    from tribunal.records.store import NewPrecedent, add_precedent
+    from tribunal.precedents.add import NewPrecedent, add_precedent
 
     root, target = _precedents_file(file)
     new = NewPrecedent(
@@ -93,10 +93,12 @@ def renumber(case_id: str, file: Path | None) -> None:
     Rewrites only that entry's heading and case_id, and lists the judgments citing the ID
     (they are not rewritten: check them).
     """
-    from tribunal.records.renumber import renumber_precedent
+    from tribunal.precedents.renumber import renumber_precedent
+    from tribunal.records.walk import find_records
 
     root, target = _precedents_file(file)
-    report = renumber_precedent(target, root, case_id)
+    judgments = find_records(root, root).judgments  # R-3: listed, never rewritten
+    report = renumber_precedent(target, root, case_id, judgments=judgments)
     for change in report.renumbered:
         origin = f"added by commit {change.commit[:12]}" if change.commit else "not committed"
         click.echo(
@@ -124,7 +126,7 @@ def merge_file(ctx: click.Context, base: Path, ours: Path, theirs: Path) -> None
     Any other edit is a conflict: markers are left in OURS and the exit is 1.
     """
     from tribunal.atomic import write_atomic
-    from tribunal.records.merge import merge_precedents
+    from tribunal.precedents.merge import merge_precedents
 
     outcome = merge_precedents(base.read_bytes(), ours.read_bytes(), theirs.read_bytes())
     write_atomic(ours, outcome.data, mode=ours.stat().st_mode & 0o777)
@@ -159,7 +161,7 @@ def search(
     Scope filters keep entries that declare the scope and list the value (or `all`).
     Chinese and Japanese text is found by one- and two-character queries too.
     """
-    from tribunal.records.search import SearchFilters, search_precedents
+    from tribunal.precedents.search import SearchFilters, search_precedents
 
     root, target = _precedents_file(file)
     filters = SearchFilters(domains, tiers, modes, include_superseded)
@@ -215,7 +217,7 @@ def match(
     unknown when the dispute lacks a scope key. Precedents scoped only in prose are candidates,
     ranked by text, never applied. Order: DENY, DEFERRED, APPROVE, then the latest.
     """
-    from tribunal.records.match import match_precedents
+    from tribunal.precedents.match import match_precedents
 
     given = [(flag, path) for flag, path in (("--case", case), ("--judgment", judgment),
              ("--facts", facts)) if path is not None]  # fmt: skip
@@ -231,14 +233,14 @@ def match(
 
         click.echo(dump_json(result.to_json()), nl=False)
         return
-    from tribunal.records.match import listing
+    from tribunal.precedents.match import listing
 
     click.echo(listing(result), nl=False)
 
 
 def _load_facts(flag: str, path: Path, root: Path) -> Any:
     from tribunal.paths import display_path
-    from tribunal.records.facts import case_facts, facts_file, judgment_facts
+    from tribunal.precedents.facts import case_facts, facts_file, judgment_facts
 
     loader = {"--case": case_facts, "--judgment": judgment_facts, "--facts": facts_file}[flag]
     return loader(path, display_path(path, root))

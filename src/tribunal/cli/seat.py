@@ -82,8 +82,8 @@ def seat(
     from tribunal.core.seat_alone import fleet_lens, sit_alone, tier_lens
     from tribunal.core.seat_text import render_seat
     from tribunal.documents import first_schema_error
+    from tribunal.frontmatter import dump_mapping
     from tribunal.paths import display_path, find_root
-    from tribunal.records.frontmatter import dump_mapping
 
     _check_usage(lens_id, role, dispute_dir, round_number)
     root = find_root()
@@ -92,10 +92,10 @@ def seat(
     envelope = read_envelope(envelope_dir, display_path(envelope_dir, root))
     target = brief = None
     if role is not None:
-        from tribunal.courts.dispute import load_dispute
         from tribunal.courts.role_seats import BRIEFS
         from tribunal.courts.seated_vote import vote_target
         from tribunal.enums import Role
+        from tribunal.evidence.dispute.model import load_dispute
 
         assert dispute_dir is not None and round_number is not None
         brief = BRIEFS[Role(role)]

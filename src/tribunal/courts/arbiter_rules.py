@@ -18,8 +18,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from tribunal.courts.charter import Charter
-from tribunal.courts.votes import Vote
 from tribunal.enums import (
     ArbiterReason,
     CheckStatus,
@@ -28,6 +26,8 @@ from tribunal.enums import (
     Role,
     Veto,
 )
+from tribunal.evidence.dispute.charter import Charter
+from tribunal.evidence.dispute.votes import Vote
 
 TIE_SAFETY = "safety"
 TIE_UNRESOLVED = "unresolved"

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 
 from tribunal.courts.arbiter import Decision
 from tribunal.enums import ReasonKind
-from tribunal.records.precedent import Precedent
+from tribunal.precedents.entry import Precedent
 
 
 @dataclass(frozen=True)

@@ -16,10 +16,10 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from tribunal.courts.dispute import Dispute
-from tribunal.courts.votes import Vote
 from tribunal.enums import HookEvent
-from tribunal.evidence.hook_log import HookEntry, read_hook_log
+from tribunal.evidence.dispute.hook_log import HookEntry, read_hook_log
+from tribunal.evidence.dispute.model import Dispute
+from tribunal.evidence.dispute.votes import Vote
 from tribunal.refs import parse_ref
 
 # the files a dispute may move by.

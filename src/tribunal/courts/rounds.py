@@ -19,9 +19,7 @@ from tribunal.courts.arbiter_rules import (
     RuleCheck,
     decide_round,
 )
-from tribunal.courts.dispute import Dispute
 from tribunal.courts.round_admission import Movement, admit_round
-from tribunal.courts.votes import Vote
 from tribunal.enums import (
     ArbiterReason,
     CheckStatus,
@@ -30,7 +28,9 @@ from tribunal.enums import (
     RoundStatus,
     VoteAction,
 )
-from tribunal.evidence.dispute_evidence import EvidenceReport
+from tribunal.evidence.dispute.checks import EvidenceReport
+from tribunal.evidence.dispute.model import Dispute
+from tribunal.evidence.dispute.votes import Vote
 
 # how many accepted rounds in a row may end without a decision before a human takes over.
 DEADLOCK_ROUNDS = 3

@@ -19,10 +19,10 @@ from typing import Any
 from tribunal.core.citations import LOCATION
 from tribunal.core.envelope import MANIFEST_NAME
 from tribunal.core.seat_record import SeatRecord
-from tribunal.courts.charter import Charter
-from tribunal.courts.votes import VOTES_DIR
 from tribunal.enums import JudgmentVerdict, Role, SeatVerdict, Severity, VoteAction
 from tribunal.errors import BadInput, BrokenRef
+from tribunal.evidence.dispute.charter import Charter
+from tribunal.evidence.dispute.votes import VOTES_DIR
 from tribunal.refs import resolve_ref
 
 _VOTES: dict[SeatVerdict, JudgmentVerdict] = {

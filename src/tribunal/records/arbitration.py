@@ -12,11 +12,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from tribunal.courts.dispute import Dispute
 from tribunal.courts.rounds import Arbitration, RoundReport
-from tribunal.courts.votes import Vote
+from tribunal.evidence.dispute.model import Dispute
+from tribunal.evidence.dispute.votes import Vote
+from tribunal.frontmatter import render_judgment
 from tribunal.records.decision_trace import decision_trace
-from tribunal.records.frontmatter import render_judgment
 from tribunal.records.judgment_check import check_refs
 from tribunal.records.templates import ARBITER_JUDGMENT_TEMPLATE, render
 from tribunal.refs import distinct_refs

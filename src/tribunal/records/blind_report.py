@@ -19,7 +19,7 @@ from tribunal.core.seat_record import SAME_FAMILY, SeatRecord
 from tribunal.courts.blind import BlindDecision, Proof, Proofs
 from tribunal.courts.findings import CourtFinding
 from tribunal.enums import ProofStatus, ReasonCode, SeatVerdict, Severity
-from tribunal.records.frontmatter import render_judgment
+from tribunal.frontmatter import render_judgment
 from tribunal.records.rundir import JUDGMENT_NAME, SUMMARY_NAME, RunDir, verdict_name
 from tribunal.records.templates import render
 

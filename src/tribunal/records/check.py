@@ -10,11 +10,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from tribunal.errors import BadInput, BrokenRef
+from tribunal.frontmatter import read_judgment
 from tribunal.paths import display_path, inside
-from tribunal.records.frontmatter import read_judgment
-from tribunal.records.next_check import when_problems
-from tribunal.records.precedent import PrecedentsFile
-from tribunal.records.precedents_file import read_precedents
+from tribunal.precedents.entry import PrecedentsFile
+from tribunal.precedents.next_check import when_problems
+from tribunal.precedents.parsing import read_precedents
 from tribunal.records.walk import find_records
 from tribunal.refs import evidence_base, resolve_ref
 

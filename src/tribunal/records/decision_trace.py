@@ -12,9 +12,9 @@ from pathlib import Path
 from typing import Any
 
 from tribunal.courts.arbiter_rules import RuleCheck
-from tribunal.courts.dispute import Dispute
 from tribunal.courts.rounds import Arbitration
 from tribunal.enums import ArbiterReason, CheckStatus, FinalVerdict, RoundStatus
+from tribunal.evidence.dispute.model import Dispute
 
 TRACE_NAME = "decision_trace.json"
 _JUDGMENT_SUFFIXES = (".judgment.md", ".md")

@@ -20,12 +20,12 @@ from tribunal.enums import MatchStatus
 from tribunal.evidence.collect import duel_evidence, invariants_evidence
 from tribunal.evidence.invariants import printable
 from tribunal.evidence.record import Evidence
-from tribunal.records.facts import Facts
-from tribunal.records.frontmatter import render_judgment
+from tribunal.frontmatter import render_judgment
+from tribunal.precedents.facts import Facts
 from tribunal.records.templates import JUDGMENT_TEMPLATE, render
 
 if TYPE_CHECKING:
-    from tribunal.records.match import MatchResult
+    from tribunal.precedents.match import MatchResult
 
 NOT_CHECKED = "not checked"  # T-3: an absent expected_failure key is not checked
 
@@ -169,7 +169,7 @@ def _follow(
     the precedents that could not be followed (said in the body, never silently dropped)."""
     from tribunal.errors import BadInput, BrokenRef
     from tribunal.paths import display_path
-    from tribunal.records.match import match_precedents
+    from tribunal.precedents.match import match_precedents
     from tribunal.refs import resolve_ref
 
     result = match_precedents(precedents, root, facts, candidate_limit=0)  # never followed

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from tribunal.errors import BadInput, BrokenRef
-from tribunal.records.frontmatter import JudgmentFile, read_judgment
+from tribunal.frontmatter import JudgmentFile, read_judgment
 from tribunal.refs import admit_evidence_ref, evidence_base
 from tribunal.settings import scratch_dirs
 

@@ -12,7 +12,7 @@ from typing import Any
 
 from tribunal.enums import JudgmentVerdict, ReasonKind
 from tribunal.errors import BadInput
-from tribunal.records.frontmatter import render_judgment
+from tribunal.frontmatter import render_judgment
 from tribunal.records.judgment_check import check_refs
 from tribunal.records.templates import MANUAL_JUDGMENT_TEMPLATE, render
 from tribunal.settings import scratch_dirs

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from tribunal.errors import BadInput, TribunalError
-from tribunal.records.frontmatter import has_front_matter_key
+from tribunal.frontmatter import has_front_matter_key
 
 IGNORE_FILE = ".tribunalignore"
 PRECEDENTS_NAME = "precedents.md"

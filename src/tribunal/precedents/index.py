@@ -42,8 +42,8 @@ from typing import Any
 from tribunal.atomic import write_atomic
 from tribunal.errors import BadInput, TribunalError
 from tribunal.paths import display_path
-from tribunal.records.precedent import SCOPE_KEYS, Precedent
-from tribunal.records.precedents_file import parse_precedents
+from tribunal.precedents.entry import SCOPE_KEYS, Precedent
+from tribunal.precedents.parsing import parse_precedents
 
 INDEX_VERSION = "3"  # 3: ids by text length; word statistics (term, length, floor, repeats)
 MMAP_BYTES = 1 << 30  # address space only: pages are mapped on demand

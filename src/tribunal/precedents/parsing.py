@@ -22,14 +22,14 @@ from typing import Any
 from tribunal.documents import parse_yaml, schema_errors
 from tribunal.enums import PrecedentForm
 from tribunal.errors import BadInput
-from tribunal.records.plain_yaml import plain_mapping
-from tribunal.records.precedent import (
+from tribunal.precedents.entry import (
     Precedent,
     PrecedentsFile,
     id_problem,
     parse_id,
     plainly_valid,
 )
+from tribunal.precedents.plain_yaml import plain_mapping
 
 _FENCE_OPEN = re.compile(r"^(?P<indent> {0,3})(?P<fence>`{3,}|~{3,})[ \t]*(?P<info>[^`\r\n]*?)\s*$")
 _HEADING = re.compile(r"^(?P<level>#{1,6})(?:[ \t]+(?P<text>.*?))?[ \t]*$")

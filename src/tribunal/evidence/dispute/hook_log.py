@@ -15,10 +15,10 @@ from typing import TYPE_CHECKING, Any
 from tribunal.documents import first_schema_error, format_field, parse_json, read_text
 from tribunal.enums import DisputeEvidenceKind, HookEvent
 from tribunal.errors import BadInput
-from tribunal.evidence.dispute_evidence import KindCheck, Shortfall
+from tribunal.evidence.dispute.checks import KindCheck, Shortfall
 
 if TYPE_CHECKING:
-    from tribunal.courts.dispute import Dispute
+    from tribunal.evidence.dispute.model import Dispute
 
 # A-3: the agent CLIs' own spellings, read as ours.
 SPELLINGS = {"hook_event_name": "event", "tool_name": "tool"}

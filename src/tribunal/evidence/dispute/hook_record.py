@@ -17,7 +17,7 @@ from typing import Any
 from tribunal.documents import first_schema_error, format_field, parse_json
 from tribunal.enums import HookDecision, HookEvent
 from tribunal.errors import BadInput
-from tribunal.evidence.hook_log import normalise
+from tribunal.evidence.dispute.hook_log import normalise
 
 STDIN = "(stdin)"
 _EXIT_KEYS = ("exit_code", "exitCode", "returncode", "return_code")

@@ -17,11 +17,11 @@ from typing import TYPE_CHECKING, Any
 from tribunal.documents import read_text
 from tribunal.enums import DisputeEvidenceKind, TestOutcome
 from tribunal.errors import BadInput
-from tribunal.evidence.dispute_evidence import KindCheck, Shortfall
+from tribunal.evidence.dispute.checks import KindCheck, Shortfall
 from tribunal.evidence.junit_report import testcase_outcomes
 
 if TYPE_CHECKING:
-    from tribunal.courts.dispute import Dispute
+    from tribunal.evidence.dispute.model import Dispute
 
 
 @dataclass(frozen=True)

@@ -12,20 +12,20 @@ from __future__ import annotations
 import functools
 import re
 import subprocess
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 from tribunal.enums import PrecedentForm
 from tribunal.errors import BadInput, TribunalError
 from tribunal.paths import display_path
-from tribunal.records.precedent import Precedent, format_id
-from tribunal.records.store import (
+from tribunal.precedents.add import (
     commit_bytes,
     parse_for_write,
     precedents_lock,
     require_inside,
 )
-from tribunal.records.walk import find_records
+from tribunal.precedents.entry import Precedent, format_id
 
 _UNCOMMITTED = "0" * 40
 
@@ -50,8 +50,11 @@ class RenumberReport:
     citing: list[str]
 
 
-def renumber_precedent(file: Path, root: Path, case_id: str) -> RenumberReport:
-    """Give every later copy of `case_id` in `file` the next free ID; return what changed.
+def renumber_precedent(
+    file: Path, root: Path, case_id: str, *, judgments: Sequence[Path] = ()
+) -> RenumberReport:
+    """Give every later copy of `case_id` in `file` the next free ID; return what changed, and
+    which of `judgments` (the repository's judgment files) cite `case_id`.
 
     Raises BadInput when `case_id` is not duplicated in the file.
     """
@@ -84,7 +87,7 @@ def renumber_precedent(file: Path, root: Path, case_id: str) -> RenumberReport:
             data = _rewrite_id(data, entry, by_line[entry.line])
         _verify(old, data, parsed.entries, by_line, label)
         commit_bytes(target, old, data, label, midway="precedent-renumber:mid-write")
-    return RenumberReport(label, ordered[0].line, done, _citing(root, case_id))
+    return RenumberReport(label, ordered[0].line, done, _citing(root, case_id, judgments))
 
 
 def _rewrite_id(data: bytes, entry: Precedent, new_id: str) -> bytes:
@@ -179,11 +182,11 @@ def _commit_time(root: Path, commit: str) -> int:
     return int(done.stdout.strip() or 0)
 
 
-def _citing(root: Path, case_id: str) -> list[str]:
-    """Judgments in the repository that mention `case_id` (listed, never rewritten: R-1)."""
+def _citing(root: Path, case_id: str, judgments: Sequence[Path]) -> list[str]:
+    """The `judgments` that mention `case_id` (listed, never rewritten: R-1)."""
     pattern = re.compile(r"(?<![\w-])" + re.escape(case_id) + r"(?!\w)")
     found = []
-    for judgment in find_records(root, root).judgments:
+    for judgment in judgments:
         try:
             text = judgment.read_text(encoding="utf-8")
         except (OSError, UnicodeDecodeError):

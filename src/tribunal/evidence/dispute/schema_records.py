@@ -14,10 +14,10 @@ from typing import TYPE_CHECKING, Any
 from tribunal.documents import Document, format_field, parse_json, read_text
 from tribunal.enums import DisputeEvidenceKind
 from tribunal.errors import BadInput
-from tribunal.evidence.dispute_evidence import KindCheck, Shortfall
+from tribunal.evidence.dispute.checks import KindCheck, Shortfall
 
 if TYPE_CHECKING:
-    from tribunal.courts.dispute import Dispute
+    from tribunal.evidence.dispute.model import Dispute
 
 LINE_SUFFIXES = (".ndjson", ".jsonl")
 

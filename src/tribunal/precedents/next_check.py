@@ -11,7 +11,7 @@ from __future__ import annotations
 from functools import lru_cache
 
 from tribunal.errors import BadInput
-from tribunal.records.precedent import Precedent, PrecedentsFile
+from tribunal.precedents.entry import Precedent, PrecedentsFile
 from tribunal.spec import Expression, compile_expression
 
 WHEN_FIELD = "next_check.when"

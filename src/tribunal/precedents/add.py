@@ -25,11 +25,11 @@ from typing import Any
 from tribunal.atomic import write_atomic
 from tribunal.errors import BadInput, BrokenRef, TribunalError
 from tribunal.faults import pause_here, pause_point
+from tribunal.frontmatter import JudgmentFile, dump_mapping, read_judgment
 from tribunal.paths import display_path, inside
-from tribunal.records.frontmatter import JudgmentFile, dump_mapping, read_judgment
-from tribunal.records.next_check import compile_when
-from tribunal.records.precedent import SCOPE_KEYS, PrecedentsFile, format_id, id_problem
-from tribunal.records.precedents_file import parse_precedents
+from tribunal.precedents.entry import SCOPE_KEYS, PrecedentsFile, format_id, id_problem
+from tribunal.precedents.next_check import compile_when
+from tribunal.precedents.parsing import parse_precedents
 from tribunal.refs import evidence_base, parse_ref, resolve_ref
 
 LOCK_NAME = "precedents.lock"

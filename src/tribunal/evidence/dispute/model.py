@@ -13,10 +13,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from tribunal.courts.charter import Charter, load_charter
-from tribunal.courts.votes import Vote, load_votes
 from tribunal.documents import Document, FieldPath, load_any, load_yaml, validate
 from tribunal.errors import BadInput, BrokenRef
+from tribunal.evidence.dispute.charter import Charter, load_charter
+from tribunal.evidence.dispute.votes import Vote, load_votes
 from tribunal.paths import display_path
 from tribunal.refs import resolve_ref
 

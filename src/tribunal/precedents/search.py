@@ -29,7 +29,8 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from tribunal.errors import BadInput
-from tribunal.records.index import (
+from tribunal.precedents.entry import ALL_SCOPE
+from tribunal.precedents.index import (
     CJK_CHARS,
     CJK_RUN,
     COLUMN_KEYS,
@@ -39,7 +40,6 @@ from tribunal.records.index import (
     open_index,
     rebuild,
 )
-from tribunal.records.precedent import ALL_SCOPE
 
 Result = TypeVar("Result")
 _TOKEN = re.compile(r"[^\W_]+")  # unicode61: letters and digits; `_` separates words

@@ -20,7 +20,7 @@ from typing import Any
 
 from tribunal.documents import Document, load_any, validate
 from tribunal.errors import BadInput
-from tribunal.records.frontmatter import read_judgment
+from tribunal.frontmatter import read_judgment
 
 SCALARS = (str, int, float, bool, type(None))
 

@@ -28,10 +28,10 @@ from typing import Any
 from tribunal.enums import MatchStatus
 from tribunal.errors import BadInput, CannotEvaluate
 from tribunal.paths import display_path
-from tribunal.records.facts import Facts
-from tribunal.records.next_check import WHEN_FIELD, entry_when
-from tribunal.records.precedent import ALL_SCOPE, SCOPE_KEYS, Precedent, PrecedentsFile
-from tribunal.records.precedents_file import parse_precedents, read_precedents
+from tribunal.precedents.entry import ALL_SCOPE, SCOPE_KEYS, Precedent, PrecedentsFile
+from tribunal.precedents.facts import Facts
+from tribunal.precedents.next_check import WHEN_FIELD, entry_when
+from tribunal.precedents.parsing import parse_precedents, read_precedents
 
 # R-4: a precedent's scope key -> the dispute's field it is matched against.
 FACT_KEYS = {"domains": "domain", "tiers": "tier", "modes": "mode"}
@@ -241,7 +241,7 @@ def _ranked(
     limit: int | None,
 ) -> list[Placement]:
     """The prose-scoped entries ranked by the index against the facts' string values."""
-    from tribunal.records.search import relevance
+    from tribunal.precedents.search import relevance
 
     if not candidates or limit == 0:
         return []

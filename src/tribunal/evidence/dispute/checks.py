@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 from tribunal.enums import DisputeEvidenceKind
 
 if TYPE_CHECKING:
-    from tribunal.courts.dispute import Dispute
+    from tribunal.evidence.dispute.model import Dispute
 
     Checker = Callable[[Dispute, Any, str], "KindCheck"]
 
@@ -109,19 +109,19 @@ def _declared_at(dispute: Dispute, kind: DisputeEvidenceKind) -> str:
 
 
 def _check_schema(dispute: Dispute, declared: Any, where: str) -> KindCheck:
-    from tribunal.evidence.schema_records import check_schema_records
+    from tribunal.evidence.dispute.schema_records import check_schema_records
 
     return check_schema_records(dispute, declared, where)
 
 
 def _check_hooks(dispute: Dispute, declared: Any, where: str) -> KindCheck:
-    from tribunal.evidence.hook_log import check_hook_logs
+    from tribunal.evidence.dispute.hook_log import check_hook_logs
 
     return check_hook_logs(dispute, declared, where)
 
 
 def _check_scenarios(dispute: Dispute, declared: Any, where: str) -> KindCheck:
-    from tribunal.evidence.scenarios import check_scenarios
+    from tribunal.evidence.dispute.scenarios import check_scenarios
 
     return check_scenarios(dispute, declared, where)
 

@@ -12,10 +12,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from tribunal.courts.charter import Charter
 from tribunal.documents import Document, load_yaml, validate
 from tribunal.enums import JudgmentVerdict, Role, VoteAction
 from tribunal.errors import BadInput, BrokenRef
+from tribunal.evidence.dispute.charter import Charter
 from tribunal.paths import display_path
 from tribunal.refs import parse_ref, resolve_ref
 

@@ -29,6 +29,7 @@ from tribunal.errors import BadInput
 from tribunal.evidence.dispute.charter import load_charter
 from tribunal.evidence.dispute.checks import check_evidence
 from tribunal.evidence.dispute.model import load_dispute
+from tribunal.evidence.dispute.movement import read_movement_files
 from tribunal.frontmatter import parse_judgment
 
 D = "disputes/rate-limit"
@@ -51,7 +52,7 @@ def invoke(*args: str) -> Result:
 
 def decide(directory: Path, root: Path, *precedents: ApplicablePrecedent) -> Arbitration:
     dispute = load_dispute(directory, root=root)
-    return arbitrate(dispute, check_evidence(dispute), precedents)
+    return arbitrate(dispute, check_evidence(dispute), read_movement_files(dispute), precedents)
 
 
 def votes(directory: Path, round_number: int = 1, **by_role: str) -> None:

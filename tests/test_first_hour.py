@@ -13,7 +13,7 @@ from click.testing import CliRunner, Result
 
 from tests.gitrepo import GitRepo
 from tribunal.cli import cli
-from tribunal.starter import STARTER_NOTE
+from tribunal.workflows.init import STARTER_NOTE
 
 MODULE = "def add(a, b):\n    return a - b\n"
 FIXED = "def add(a, b):\n    return a + b\n"

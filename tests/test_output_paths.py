@@ -1,6 +1,6 @@
 """C-2, C-3: an output path that cannot be written is bad usage (exit 2), never an internal error.
 
-Every output of the tutorial commands goes through `tribunal.cli.outputs`; here each is given a
+Every output of the tutorial commands goes through `tribunal.outputs`; here each is given a
 path under a regular file (`afile/...`), which the operating system refuses.
 """
 

@@ -441,3 +441,11 @@ class MatchStatus(StrEnum):
     SCOPE_UNKNOWN = "scope_unknown"  # the dispute lacks a key the precedent's scope declares
     CANDIDATE = "candidates"  # scope is prose only: ranked by text, never applied
     OUT_OF_SCOPE = "out_of_scope"  # a declared scope the dispute's value is not in: not listed
+
+
+class DisputeSource(StrEnum):
+    """R-4: what `precedent match` reads a later dispute's facts from."""
+
+    CASE = "case"  # a counterexample case file: given_snapshot, when_payload, top-level scalars
+    JUDGMENT = "judgment"  # a judgment.md: its front matter
+    FACTS = "facts"  # a YAML or JSON mapping

@@ -101,3 +101,10 @@ def _value(value: Any, out: list[str], indent: str) -> None:
         out.append(indent + "]")
     else:
         out.append(_scalar(value))
+
+
+def printable(value: Any) -> Any:
+    """T-5: integral floats print as integers (`0.0` -> `0`); anything else unchanged."""
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    return value

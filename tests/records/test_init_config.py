@@ -11,7 +11,7 @@ from click.testing import CliRunner
 from tests.records.repos import git, init_repo, records_repo, write
 from tribunal.cli import cli
 from tribunal.settings import load_settings
-from tribunal.starter import STARTER_NOTE
+from tribunal.workflows.init import STARTER_NOTE
 
 
 def invoke(repo: Path, monkeypatch: pytest.MonkeyPatch, *args: str) -> tuple[int, str, str]:

@@ -43,22 +43,12 @@ def adjudicate(
 
     Exit 0 when recorded, 2 for an unknown fingerprint or evidence that does not resolve.
     """
-    from tribunal.paths import display_path, find_root
-    from tribunal.records.ledger import adjudicate as record_refutation
-    from tribunal.records.ledger import default_ledger_path
+    from tribunal.paths import find_root
+    from tribunal.workflows.adjudicate import AdjudicateRequest
+    from tribunal.workflows.adjudicate import adjudicate as refute
 
-    root = find_root()
-    path = ledger if ledger is not None else default_ledger_path(root)
-    refutation = record_refutation(
-        path,
-        fingerprint,
-        evidence=evidence,
-        note=note,
-        root=root,
-        contract=contract,
-        base=base,
-        label=display_path(path, root),
-    )
+    request = AdjudicateRequest(fingerprint, evidence, note, find_root(), ledger, contract, base)
+    refutation = refute(request)
     click.echo(
         f"refuted: {refutation.fingerprint} ({refutation.adjudication.claim}) in "
         f"{refutation.key} round {refutation.round}, evidence {evidence.strip()}"

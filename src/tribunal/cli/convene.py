@@ -98,11 +98,11 @@ def convene(
 
     from tribunal.atomic import dump_json
     from tribunal.core.routing import too_large_for_every_rung
-    from tribunal.courts.convene import ConveneRequest
-    from tribunal.courts.convene import convene as convene_court
     from tribunal.paths import display_path, find_root
     from tribunal.records.blind_report import console_report, summary_document
     from tribunal.records.rundir import JUDGMENT_NAME
+    from tribunal.workflows.convene import ConveneRequest
+    from tribunal.workflows.convene import convene as convene_court
 
     request = ConveneRequest(
         repo=repo,

@@ -20,16 +20,11 @@ def duel(ctx: click.Context, spec_path: Path, cases_dir: Path, out_path: Path) -
     Prints one line per case (verdict, counterexample_id) and its reasons to stderr. Exit 0 when
     no case FAILs, 1 when one does, 2 on bad input (nothing is written).
     """
-    from tribunal.cli.bulk import bulk_work
-    from tribunal.cli.outputs import check_output_path, write_output
-    from tribunal.enums import CaseVerdict
-    from tribunal.evidence.duel import duel_from_paths
+    from tribunal.paths import find_root
+    from tribunal.workflows.duel import DuelRequest, duel
 
-    check_output_path(out_path)
-    with bulk_work():
-        report = duel_from_paths(spec_path, cases_dir)
-        write_output(out_path, report.to_dict())  # C-3: only after every input was checked
-    lines = report.lines()
+    result = duel(DuelRequest(spec_path, cases_dir, out_path, find_root()))
+    lines = result.report.lines()
     if lines:  # X-4: one write for ten thousand lines, the same text as one echo per line
         click.echo("\n".join(lines), err=True)
-    ctx.exit(ExitCode.NEGATIVE if report.count(CaseVerdict.FAIL) else ExitCode.OK)
+    ctx.exit(ExitCode.NEGATIVE if result.failed else ExitCode.OK)

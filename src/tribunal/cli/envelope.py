@@ -64,36 +64,25 @@ def envelope(
     """
     from pathlib import Path
 
-    from tribunal.core.contract import load_contract
-    from tribunal.core.envelope import build_envelope, load_deny_file
     from tribunal.paths import display_path, find_root
+    from tribunal.workflows.envelope import EnvelopeRequest
+    from tribunal.workflows.envelope import envelope as build
 
-    root = find_root()
-    contract = load_contract(Path(contract_path), display_path(contract_path, root))
-    deny = load_deny_file(Path(deny_path), display_path(deny_path, root)) if deny_path else []
     if builder is not None and fleet_path is None:
         raise click.UsageError("--builder needs --fleet (the builder is resolved in the fleet)")
-    builder_terms: tuple[str, ...] = ()
-    content_terms: tuple[str, ...] = ()
-    if fleet_path is not None:
-        from tribunal.core.builder import envelope_terms, resolve_builder
-        from tribunal.core.fleet import load_fleet
-
-        fleet = load_fleet(Path(fleet_path), display_path(fleet_path, root))
-        who = resolve_builder(fleet, builder) if builder is not None else None
-        terms = envelope_terms(fleet, who)
-        builder_terms, content_terms = terms.builder, terms.content
-    built = build_envelope(
-        Path(repo),
-        base,
-        contract,
+    root = find_root()
+    request = EnvelopeRequest(
+        repo=Path(repo),
+        base=base,
+        contract=Path(contract_path),
+        out=Path(out_dir),
+        root=root,
         head=head,
-        repo_label=display_path(repo, root),
-        deny=deny,
-        builder_terms=builder_terms,
-        content_terms=content_terms,
+        deny=Path(deny_path) if deny_path else None,
+        fleet=Path(fleet_path) if fleet_path else None,
+        builder=builder,
     )
-    built.write(Path(out_dir))
+    built = build(request)
     click.echo(
         f"envelope: {len(built.files)} file(s), ~{built.tokens_estimate} tokens, "
         f"receipt {built.receipt[:12]} -> {display_path(out_dir, root)}",

@@ -36,13 +36,11 @@ def check(ctx: click.Context, directory: Path | None, dispute_dir: Path | None) 
     chosen = directory or dispute_dir
     if chosen is None:
         raise click.UsageError("missing the dispute directory: DIR or --dispute DIR")
-    from tribunal.evidence.dispute.checks import check_evidence
-    from tribunal.evidence.dispute.model import load_dispute
     from tribunal.paths import find_root
+    from tribunal.workflows.evidence_check import EvidenceCheckRequest, evidence_check
 
-    # A-3: evidence only — a broken vote file is `tribunal arbitrate`'s bad input, not this one's.
-    dispute = load_dispute(chosen, root=find_root(), with_votes=False)
-    report = check_evidence(dispute)
+    checked = evidence_check(EvidenceCheckRequest(chosen, find_root()))
+    report, dispute = checked.report, checked.dispute
     for kind in report.kinds:
         state = "present" if kind.present else "MISSING"
         click.echo(f"{kind.kind}: {state} — {kind.summary}")

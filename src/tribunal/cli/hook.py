@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import sys
 from pathlib import Path
 
@@ -70,38 +69,19 @@ def record(
     with the reason on stderr: the agent CLI hook convention (Claude Code) for "block this tool
     call", so the tool does not run. Exit 2 before appending anything on bad input.
     """
-    from tribunal.atomic import write_atomic
-    from tribunal.enums import HookDecision, HookEvent
-    from tribunal.errors import BadInput
-    from tribunal.evidence.dispute.hook_record import (
-        append_record,
-        hook_record,
-        parse_payload,
-        timestamp,
-        working_tree_diff,
-    )
+    from tribunal.enums import HookDecision
+    from tribunal.workflows.hook_record import HookRequest, hook
 
-    payload = parse_payload(sys.stdin.read())
-    diff: bytes | None = None
-    if payload["event"] == HookEvent.POST_TOOL_USE:
-        if diff_file is not None:
-            try:
-                diff = diff_file.read_bytes()
-            except OSError as exc:
-                raise BadInput(f"cannot read: {exc.strerror}", source=str(diff_file)) from None
-        else:
-            cwd = payload.get("cwd")
-            diff = working_tree_diff(Path(cwd) if isinstance(cwd, str) else Path.cwd())
-    entry = hook_record(
-        payload,
-        ts=timestamp(now),
-        diff=diff,
+    request = HookRequest(
+        payload=sys.stdin.read(),
+        log=log,
+        diff_file=diff_file,
+        save_diff=save_diff,
         decision=HookDecision(decision),
         exit_code=exit_code,
+        now=now,
     )
-    if save_diff is not None and diff is not None:
-        write_atomic(save_diff, diff)
-    append_record(log, json.dumps(entry, ensure_ascii=False))
+    entry = hook(request)
     if entry.get("decision") == HookDecision.BLOCK:
         click.echo(f"tribunal hook: {reason}", err=True)
         ctx.exit(BLOCK_TOOL_CALL)

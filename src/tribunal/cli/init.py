@@ -21,9 +21,10 @@ def init(precedents: Path | None) -> None:
     Idempotent: existing files are never overwritten.
     """
     from tribunal.paths import find_root
-    from tribunal.starter import STARTER_NOTE, init_project
+    from tribunal.workflows.init import STARTER_NOTE, InitRequest
+    from tribunal.workflows.init import init as lay_out
 
-    report = init_project(find_root(), precedents)
+    report = lay_out(InitRequest(find_root(), precedents))
     for name in report.created:
         click.echo(f"created  {name}")
     for name in report.appended:

@@ -7,7 +7,6 @@ from pathlib import Path
 import click
 
 from tribunal.cli.exit_codes import ExitCode
-from tribunal.enums import CaseVerdict
 
 
 @click.command()
@@ -51,19 +50,13 @@ def invariants(
     if (baseline_path is None) != (target is None):
         raise click.UsageError("--baseline and --target go together")
 
-    from tribunal.cli.outputs import check_output_path, write_output
-    from tribunal.documents import load_json
-    from tribunal.evidence.invariants import check_invariants
-    from tribunal.paths import display_path, find_root
+    from tribunal.paths import find_root
+    from tribunal.workflows.invariants import InvariantsRequest
+    from tribunal.workflows.invariants import invariants as check_metrics
 
-    check_output_path(out_path)
-    root = find_root()
-    metrics = load_json(metrics_path, display_path(metrics_path, root))
-    baseline = (
-        load_json(baseline_path, display_path(baseline_path, root)) if baseline_path else None
-    )
-    report = check_invariants(metrics, baseline=baseline, target=target)
-    write_output(out_path, report)  # C-3: only after every input was checked
+    request = InvariantsRequest(metrics_path, out_path, find_root(), baseline_path, target)
+    result = check_metrics(request)
+    report = result.report
     for check in report["checks"]:
         status = "ok" if check["ok"] else "FAIL"
         line = f"{status:<10}{check['metric']}: {check['value']} {check['op']} {check['threshold']}"
@@ -75,5 +68,4 @@ def invariants(
     if "reason" in report:
         summary += f", {report['reason']}"
     click.echo(summary + ")", err=True)
-    passed = CaseVerdict(report["verdict"]) is CaseVerdict.PASS
-    ctx.exit(ExitCode.OK if passed else ExitCode.NEGATIVE)
+    ctx.exit(ExitCode.OK if result.passed else ExitCode.NEGATIVE)

@@ -108,34 +108,22 @@ def judgment(
     if facts is not None and precedents is None:
         raise click.UsageError("--facts needs --precedents (or the `precedents` setting)")
 
-    from tribunal.cli.outputs import check_output_path, write_output_text
-    from tribunal.evidence.collect import load_duel, load_evidence_file, load_invariants
     from tribunal.paths import display_path
-    from tribunal.precedents.facts import facts_file
-    from tribunal.records.filing import refuse_rewriting_a_record
-    from tribunal.records.judgment import Following, JudgmentInputs, compose_judgment
+    from tribunal.workflows.judgment import JudgmentRequest
+    from tribunal.workflows.judgment import judgment as decide
 
-    check_output_path(to_path, "--to")
-    duel_label = display_path(duel_out, root)
-    invariants_label = display_path(invariants_out, root)
-    inputs = JudgmentInputs(
-        duel=load_duel(duel_out, duel_label),
-        invariants=load_invariants(invariants_out, invariants_label),
-        extra=[
-            load_evidence_file(path, display_path(path, root), root=root) for path in evidence_files
-        ],
-        duel_out=duel_label,
-        invariants_out=invariants_label,
+    request = JudgmentRequest(
+        duel_out=duel_out,
+        invariants_out=invariants_out,
+        to=to_path,
+        root=root,
+        evidence=evidence_files,
+        precedents=precedents,
+        facts=facts,
+        next_step=next_step,
+        templates=templates_dir,
     )
-    following = None
-    if precedents is not None:
-        dispute = None if facts is None else facts_file(facts, display_path(facts, root))
-        following = Following(precedents, dispute)
-    composed = compose_judgment(
-        inputs, root=root, next_step=next_step, templates=templates_dir, following=following
-    )
-    refuse_rewriting_a_record(to_path, root, display_path(to_path, root))
-    write_output_text(to_path, composed.text, "--to")
+    composed = decide(request)
     for item in composed.not_applied:  # R-4: never dropped in silence (listed in the body too)
         click.echo(f"judgment: precedent not applied: {item}", err=True)
     click.echo(f"judgment: wrote {display_path(to_path, root)}", err=True)
@@ -143,15 +131,11 @@ def judgment(
 
 
 def _check(path: Path, root: Path) -> ExitCode:
-    from tribunal.enums import JudgmentVerdict
-    from tribunal.paths import display_path
-    from tribunal.records.judgment_check import check_judgment
+    from tribunal.workflows.judgment_check import CheckRequest, check
 
-    label = display_path(path, root)
-    checked = check_judgment(path, label, root=root)
-    verdict = JudgmentVerdict(checked.fields["verdict"])
-    click.echo(f"{label}: {verdict} {checked.fields['reason']}", err=True)
-    return for_verdict(verdict)
+    checked = check(CheckRequest(path, root))
+    click.echo(f"{checked.label}: {checked.verdict} {checked.reason}", err=True)
+    return for_verdict(checked.verdict)
 
 
 @judgment.command("record")
@@ -169,17 +153,12 @@ def record(ctx: click.Context, source: Path, directory: Path | None) -> None:
     The stem is <session_id>-<spec_id> when both are present, else the run_id, else a slug of
     the reason; a numeric suffix is added when the name is taken.
     """
-    from tribunal.cli.outputs import output_errors
     from tribunal.paths import display_path, find_root
-    from tribunal.records.filing import file_judgment, judgment_stem
-    from tribunal.records.judgment_check import check_judgment
+    from tribunal.workflows.judgment_record import RecordRequest
+    from tribunal.workflows.judgment_record import record as file_it
 
     root = find_root()
-    checked = check_judgment(source, display_path(source, root), root=root)
-    text = source.read_text(encoding="utf-8")
-    into = directory or root / "judgments"
-    with output_errors(into, "--dir"):
-        target = file_judgment(text, into, judgment_stem(checked.fields))
+    target = file_it(RecordRequest(source, root, directory))
     click.echo(display_path(target, root))
     ctx.exit(ExitCode.OK)
 
@@ -214,24 +193,21 @@ def new(
     templates_dir: Path | None,
 ) -> None:
     """Write a hand-made judgment (the capstone's kind), checking that its refs resolve."""
-    from tribunal.cli.outputs import check_output_path, write_output_text
     from tribunal.enums import JudgmentVerdict
     from tribunal.paths import display_path, find_root
-    from tribunal.records.filing import refuse_rewriting_a_record
-    from tribunal.records.manual import manual_judgment_text
+    from tribunal.workflows.judgment_new import NewJudgmentRequest, new_judgment
 
-    check_output_path(to_path, "--to")
     root = find_root()
-    text = manual_judgment_text(
+    request = NewJudgmentRequest(
         verdict=JudgmentVerdict(verdict),
         reason=reason,
-        evidence_ref=list(evidence_ref),
+        evidence_ref=evidence_ref,
+        to=to_path,
         root=root,
         reason_text=reason_text,
         next_step=next_step,
         templates=templates_dir,
     )
-    refuse_rewriting_a_record(to_path, root, display_path(to_path, root))
-    write_output_text(to_path, text, "--to")
+    new_judgment(request)
     click.echo(f"judgment: wrote {display_path(to_path, root)}", err=True)
     ctx.exit(ExitCode.OK)

@@ -47,35 +47,20 @@ def ladder(
     Exit 0 when every lens is seated, 3 when any lens holds, 2 on bad input.
     """
     from tribunal.atomic import dump_json
-    from tribunal.core.builder import resolve_builder
-    from tribunal.core.fleet import load_fleet
-    from tribunal.core.floor import floor_warnings
-    from tribunal.core.lenses import Lens
-    from tribunal.core.prompt_size import envelope_bytes, lens_prompt_tokens
-    from tribunal.core.routing import route, too_large_for_every_rung
+    from tribunal.core.routing import too_large_for_every_rung
     from tribunal.core.routing_table import render_table
-    from tribunal.paths import display_path, find_root
+    from tribunal.paths import find_root
+    from tribunal.workflows.ladder import LadderRequest
+    from tribunal.workflows.ladder import ladder as route_lenses
 
     if tokens is not None and envelope is not None:
         raise click.UsageError("give --tokens or --envelope, not both")
-    root = find_root()
-    loaded = load_fleet(fleet, display_path(fleet, root))
-    who = resolve_builder(loaded, builder)
-    tokens_for = None
-    if envelope is not None:
-        size = envelope_bytes(envelope, display_path(envelope / "manifest.json", root))
-
-        def tokens_for(lens: Lens) -> int:
-            # L-3: the prompt the walk will send, not the envelope alone (one estimate).
-            return lens_prompt_tokens(size, tier=lens.tier, lens=lens.id, question=lens.question)
-
-    warnings = floor_warnings(loaded, strict=strict)
-    routing = route(
-        loaded, who, env=os.environ, tokens=tokens, solo=solo, warnings=warnings,
-        tokens_for=tokens_for,
-    )  # fmt: skip
-    for warning in warnings:
-        click.echo(f"tribunal: warning: {loaded.label}: {warning}", err=True)
+    request = LadderRequest(
+        fleet, builder, find_root(), dict(os.environ), tokens, envelope, strict, solo
+    )
+    routing = route_lenses(request)
+    for warning in routing.warnings:
+        click.echo(f"tribunal: warning: {routing.fleet.label}: {warning}", err=True)
     click.echo(dump_json(routing.to_dict()) if as_json else render_table(routing), nl=False)
     too_large = too_large_for_every_rung(routing.lenses)
     if too_large is not None:  # X-2: one clear line, not only one per skipped rung

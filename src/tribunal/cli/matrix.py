@@ -40,20 +40,12 @@ def matrix(
     Prints one line per pair and the signal to stderr. Exit 0 only for uniform_pass, 1
     otherwise (tier_dependent_spec or uniform_fail), 2 on bad input (nothing is written).
     """
-    from tribunal.cli.bulk import bulk_work
-    from tribunal.cli.outputs import check_output_path, write_output
-    from tribunal.enums import MatrixSignal
-    from tribunal.evidence.duel import duel_from_paths
-    from tribunal.evidence.matrix import load_tiers, run_matrix
-    from tribunal.paths import display_path, find_root
+    from tribunal.paths import find_root
+    from tribunal.workflows.matrix import MatrixRequest
+    from tribunal.workflows.matrix import matrix as judge_pairs
 
-    check_output_path(out_path)
-    root = find_root()
-    with bulk_work():
-        duel = duel_from_paths(spec_path, cases_dir, root)
-        config = load_tiers(tiers_path, display_path(tiers_path, root), duel.spec.spec_id)
-        report = run_matrix(duel, config, config.select(pairs))
-        write_output(out_path, report.to_dict())  # C-3: only after every input was checked
-    for line in report.lines():
+    request = MatrixRequest(spec_path, cases_dir, tiers_path, out_path, find_root(), pairs)
+    result = judge_pairs(request)
+    for line in result.report.lines():
         click.echo(line, err=True)
-    ctx.exit(ExitCode.OK if report.signal is MatrixSignal.UNIFORM_PASS else ExitCode.NEGATIVE)
+    ctx.exit(ExitCode.OK if result.uniform_pass else ExitCode.NEGATIVE)

@@ -23,14 +23,6 @@ def _file_option(function: F) -> F:
     )(function)
 
 
-def _precedents_file(file: Path | None) -> tuple[Path, Path]:
-    """(root, precedents file) for a command (C-8, C-9)."""
-    from tribunal.paths import find_root
-
-    root = find_root()
-    return root, (file if file is not None else root / "precedents.md")
-
-
 @click.group()
 def precedent() -> None:
     """Recurring disputes kept in precedents.md."""
@@ -71,9 +63,11 @@ def add(
 
     Existing bytes of the file never change; concurrent adds get distinct IDs.
     """
-    from tribunal.precedents.add import NewPrecedent, add_precedent
+    from tribunal.paths import find_root
+    from tribunal.precedents.add import NewPrecedent
+    from tribunal.workflows.precedent_add import AddRequest
+    from tribunal.workflows.precedent_add import add as add_precedent
 
-    root, target = _precedents_file(file)
     new = NewPrecedent(
         applies_to=applies_to,
         next_check=next_check,
@@ -81,7 +75,7 @@ def add(
         scope={"domains": domains, "tiers": tiers, "modes": modes},
         supersedes=supersedes,
     )
-    click.echo(add_precedent(target, root, judgment, new))
+    click.echo(add_precedent(AddRequest(judgment, new, find_root(), file)))
 
 
 @precedent.command()
@@ -93,12 +87,11 @@ def renumber(case_id: str, file: Path | None) -> None:
     Rewrites only that entry's heading and case_id, and lists the judgments citing the ID
     (they are not rewritten: check them).
     """
-    from tribunal.precedents.renumber import renumber_precedent
-    from tribunal.records.walk import find_records
+    from tribunal.paths import find_root
+    from tribunal.workflows.precedent_renumber import RenumberRequest
+    from tribunal.workflows.precedent_renumber import renumber as renumber_entry
 
-    root, target = _precedents_file(file)
-    judgments = find_records(root, root).judgments  # R-3: listed, never rewritten
-    report = renumber_precedent(target, root, case_id, judgments=judgments)
+    report = renumber_entry(RenumberRequest(case_id, find_root(), file))
     for change in report.renumbered:
         origin = f"added by commit {change.commit[:12]}" if change.commit else "not committed"
         click.echo(
@@ -125,11 +118,9 @@ def merge_file(ctx: click.Context, base: Path, ours: Path, theirs: Path) -> None
     Keeps every section either side appended, whole, ours first, writing the result to OURS.
     Any other edit is a conflict: markers are left in OURS and the exit is 1.
     """
-    from tribunal.atomic import write_atomic
-    from tribunal.precedents.merge import merge_precedents
+    from tribunal.workflows.precedent_merge import MergeRequest, merge
 
-    outcome = merge_precedents(base.read_bytes(), ours.read_bytes(), theirs.read_bytes())
-    write_atomic(ours, outcome.data, mode=ours.stat().st_mode & 0o777)
+    outcome = merge(MergeRequest(base, ours, theirs))
     if not outcome.clean:
         click.echo(f"tribunal: precedents.md conflict: {outcome.reason}", err=True)
         ctx.exit(ExitCode.NEGATIVE)
@@ -161,11 +152,13 @@ def search(
     Scope filters keep entries that declare the scope and list the value (or `all`).
     Chinese and Japanese text is found by one- and two-character queries too.
     """
-    from tribunal.precedents.search import SearchFilters, search_precedents
+    from tribunal.paths import find_root
+    from tribunal.precedents.search import SearchFilters
+    from tribunal.workflows.precedent_search import SearchRequest
+    from tribunal.workflows.precedent_search import search as find
 
-    root, target = _precedents_file(file)
     filters = SearchFilters(domains, tiers, modes, include_superseded)
-    hits = search_precedents(target, root, query, filters=filters, limit=limit)
+    hits = find(SearchRequest(query, find_root(), filters, limit, file))
     if as_json:
         from tribunal.atomic import dump_json
 
@@ -217,17 +210,19 @@ def match(
     unknown when the dispute lacks a scope key. Precedents scoped only in prose are candidates,
     ranked by text, never applied. Order: DENY, DEFERRED, APPROVE, then the latest.
     """
-    from tribunal.precedents.match import match_precedents
+    from tribunal.enums import DisputeSource
+    from tribunal.paths import find_root
+    from tribunal.workflows.precedent_match import MatchRequest
+    from tribunal.workflows.precedent_match import match as place
 
-    given = [(flag, path) for flag, path in (("--case", case), ("--judgment", judgment),
-             ("--facts", facts)) if path is not None]  # fmt: skip
+    given = [(source, path) for source, path in ((DisputeSource.CASE, case),
+             (DisputeSource.JUDGMENT, judgment), (DisputeSource.FACTS, facts))
+             if path is not None]  # fmt: skip
     if len(given) != 1:
         raise click.UsageError("give exactly one of --case, --judgment, --facts")
-    root, target = _precedents_file(file)
-    dispute = _load_facts(given[0][0], given[0][1], root)
-    result = match_precedents(
-        target, root, dispute, include_superseded=include_superseded, candidate_limit=limit
-    )
+    source, dispute = given[0]
+    request = MatchRequest(source, dispute, find_root(), file, include_superseded, limit)
+    result = place(request)
     if as_json:
         from tribunal.atomic import dump_json
 
@@ -236,11 +231,3 @@ def match(
     from tribunal.precedents.match import listing
 
     click.echo(listing(result), nl=False)
-
-
-def _load_facts(flag: str, path: Path, root: Path) -> Any:
-    from tribunal.paths import display_path
-    from tribunal.precedents.facts import case_facts, facts_file, judgment_facts
-
-    loader = {"--case": case_facts, "--judgment": judgment_facts, "--facts": facts_file}[flag]
-    return loader(path, display_path(path, root))

@@ -22,14 +22,12 @@ def readiness(ctx: click.Context, record_path: Path, out_path: Path | None) -> N
     """Gate a readiness record: the five axes must reach 23 of 25, and nothing may hard-block
     (audit_trace_coverage below 1.0, no rollback_condition_present, no blast_radius_known, or
     stateful without backup_verified). Exit 0 ready, 1 blocked, 2 bad input."""
-    from tribunal.cli.outputs import check_output_path, write_output
-    from tribunal.evidence.readiness import MAX_SCORE, PASS_SCORE, assess_file
-    from tribunal.paths import display_path, find_root
+    from tribunal.evidence.readiness import MAX_SCORE, PASS_SCORE
+    from tribunal.paths import find_root
+    from tribunal.workflows.readiness import ReadinessRequest
+    from tribunal.workflows.readiness import readiness as assess
 
-    if out_path is not None:
-        check_output_path(out_path)
-    root = find_root()
-    result = assess_file(record_path, display_path(record_path, root))
+    result = assess(ReadinessRequest(record_path, find_root(), out_path))
     by_score = "passes" if result.passes_by_score else "fails"
     click.echo(
         f"readiness: score {result.score}/{MAX_SCORE} {by_score} the {PASS_SCORE} threshold",
@@ -37,6 +35,4 @@ def readiness(ctx: click.Context, record_path: Path, out_path: Path | None) -> N
     )
     for block, field in result.blocks:
         click.echo(f"blocked   {block.value} ({field})", err=True)
-    if out_path is not None:
-        write_output(out_path, result.evidence().to_dict())
     ctx.exit(ExitCode.OK if result.ready else ExitCode.NEGATIVE)

@@ -43,16 +43,10 @@ def check(
     Prints each problem as file:line: message and exits 1 if there is any, else prints a
     one-line summary and exits 0.
     """
-    from tribunal.paths import find_root, inside
-    from tribunal.records.check import check_records
+    from tribunal.paths import find_root
+    from tribunal.workflows.records_check import RecordsCheckRequest, records_check
 
-    root = find_root()
-    if path is not None and not inside(path, root):
-        root = find_root(path if path.is_dir() else path.parent)
-    extra = (precedents,) if precedents is not None else ()
-    report = check_records(
-        path if path is not None else root, root, excludes=excludes, extra_precedents=extra
-    )
+    report = records_check(RecordsCheckRequest(find_root(), path, excludes, precedents))
     for problem in report.problems:
         click.echo(str(problem))
     click.echo(report.summary, err=bool(report.problems))

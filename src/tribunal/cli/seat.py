@@ -10,7 +10,6 @@ import click
 
 from tribunal.cli.exit_codes import for_seat
 from tribunal.cli.options import fleet_and_builder
-from tribunal.enums import SeatVerdict
 
 ROLES = ("verifier", "implementor", "safety")
 
@@ -75,78 +74,36 @@ def seat(
     (pass APPROVE, refuse DENY, hold DEFERRED); an existing vote file is never overwritten.
     Exit 0 pass, 1 refuse, 3 hold, 2 bad input (nothing dispatched, nothing written).
     """
-    from tribunal.atomic import dump_json, write_atomic
-    from tribunal.core.builder import resolve_builder
-    from tribunal.core.envelope_read import read_envelope
-    from tribunal.core.fleet import load_fleet
-    from tribunal.core.seat_alone import fleet_lens, sit_alone, tier_lens
+    from tribunal.atomic import dump_json
     from tribunal.core.seat_text import render_seat
-    from tribunal.documents import first_schema_error
-    from tribunal.frontmatter import dump_mapping
+    from tribunal.enums import Role
     from tribunal.paths import display_path, find_root
+    from tribunal.workflows.seat import SeatRequest
+    from tribunal.workflows.seat import seat as sit
 
     _check_usage(lens_id, role, dispute_dir, round_number)
     root = find_root()
-    loaded = load_fleet(fleet, display_path(fleet, root))
-    who = resolve_builder(loaded, builder)
-    envelope = read_envelope(envelope_dir, display_path(envelope_dir, root))
-    target = brief = None
-    if role is not None:
-        from tribunal.courts.role_seats import BRIEFS
-        from tribunal.courts.seated_vote import vote_target
-        from tribunal.enums import Role
-        from tribunal.evidence.dispute.model import load_dispute
-
-        assert dispute_dir is not None and round_number is not None
-        brief = BRIEFS[Role(role)]
-        lens = tier_lens(loaded, brief.lens, "--role")
-        dispute = load_dispute(dispute_dir, root=root)
-        target = vote_target(
-            dispute_dir=dispute_dir,
-            charter=dispute.charter,
-            role=brief.role,
-            round_number=round_number,
-            envelope_dir=envelope_dir,
-            repo=repo,
-            root=root,
-            label=dispute.label,
-        )
-    else:
-        assert lens_id is not None
-        lens = fleet_lens(loaded, lens_id)
-    record = sit_alone(
-        loaded,
-        who,
-        lens,
-        envelope,
-        environ=os.environ,
+    request = SeatRequest(
+        fleet=fleet,
+        builder=builder,
+        envelope=envelope_dir,
+        root=root,
+        environ=dict(os.environ),
+        lens=lens_id,
+        role=Role(role) if role is not None else None,
+        dispute=dispute_dir,
+        round=round_number,
         repo=repo,
         solo=solo,
-        preamble=brief.preamble if brief is not None else None,
     )
-    if target is not None and brief is not None and round_number is not None:
-        from tribunal.courts.seated_vote import seated_vote
-
-        vote = seated_vote(
-            record, role=brief.role, round_number=round_number, refs=target.refs(record)
-        )
-        error = first_schema_error(vote, "vote")
-        if error is not None:  # a bug, not bad input: never write a vote arbitrate cannot read
-            raise AssertionError(f"vote does not match its schema: {error}")
-        write_atomic(target.path, dump_mapping(vote))
-        click.echo(f"seat: wrote {display_path(target.path, root)} ({vote['vote']})", err=True)
+    result = sit(request)
+    record = result.record
+    if result.vote_path is not None and result.vote is not None:
+        shown = display_path(result.vote_path, root)
+        click.echo(f"seat: wrote {shown} ({result.vote['vote']})", err=True)
     click.echo(dump_json(record.to_dict()) if as_json else render_seat(record), nl=False)
-    if record.verdict is SeatVerdict.HOLD:
-        from tribunal.core.routing import too_large_for_every_rung
-        from tribunal.core.seat_alone import seat_route
-
-        route, _ = seat_route(
-            loaded, who, lens, envelope, environ=os.environ, solo=solo,
-            preamble=brief.preamble if brief is not None else None,
-        )  # fmt: skip
-        too_large = too_large_for_every_rung([route])
-        if too_large is not None:  # X-2: one clear line, not only one per skipped rung
-            click.echo(f"tribunal: {too_large}", err=True)
+    if result.too_large is not None:  # X-2: one clear line, not only one per skipped rung
+        click.echo(f"tribunal: {result.too_large}", err=True)
     ctx.exit(for_seat(record.verdict))
 
 

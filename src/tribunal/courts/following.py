@@ -18,10 +18,15 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
 from tribunal.courts.arbiter import Decision
-from tribunal.enums import ReasonKind
+from tribunal.enums import MatchStatus, ReasonKind
+from tribunal.jsontext import printable
 from tribunal.precedents.entry import Precedent
+
+if TYPE_CHECKING:
+    from tribunal.precedents.match import MatchResult
 
 
 @dataclass(frozen=True)
@@ -87,3 +92,66 @@ def follow_precedents(decision: Decision, applies: Sequence[Precedent], cite: st
         sentence=sentence,
     )
     return Followed(decision=followed, computed=decision, linked=linked, top=top)
+
+
+@dataclass(frozen=True)
+class NotApplied:
+    """R-4: a precedent the dispute may fall under that was not followed, and why: its
+    next_check cannot be evaluated for the dispute, its scope is unknown, or it is due for
+    re-examination. `detail` names the missing fields or keys (or the values read)."""
+
+    case_id: str
+    verdict: str
+    status: MatchStatus
+    detail: str
+
+    def __str__(self) -> str:
+        return f"{self.case_id} ({self.verdict}): {self.status.value} — {self.detail}"
+
+
+def not_applied_precedents(result: MatchResult) -> list[NotApplied]:
+    """R-4: the precedents `tribunal judgment` does not follow but must not pass over in silence.
+
+    The verdict rules of R-4 are kept: only `applies` is linked and may change the verdict
+    (follow_precedents). The others are listed, never followed either way, because each rests on
+    a fact the dispute does not give: a cannot_evaluate precedent's condition may be true for
+    this dispute (then it is due, not settled) or false (then it applies); a scope_unknown one
+    may be out of scope; a due one's own condition says it is to be re-examined, not followed.
+    Making the verdict stricter on an unknown would invent that fact as surely as loosening it
+    would. "cannot_evaluate is never counted as not triggered" is honoured by never treating it
+    as applying, and by saying so here (body and stderr) so a reader passes the facts (--facts).
+    """
+    listed = [
+        *(
+            (
+                p,
+                f"next_check.when `{p.entry.next_check_when}` cannot be evaluated: "
+                + (f"the dispute lacks {', '.join(p.missing)}" if p.missing else p.why),
+            )
+            for p in result.cannot_evaluate
+        ),
+        *(
+            (p, f"the dispute lacks the scope key(s) {', '.join(p.keys)}")
+            for p in result.scope_unknown
+        ),
+        *(
+            (p, f"next_check.when `{p.entry.next_check_when}` is true ({_values(p.values)})")
+            for p in result.due_for_reexamination
+        ),
+    ]
+    return [
+        NotApplied(p.entry.case_id, p.entry.verdict.value, p.status, detail) for p, detail in listed
+    ]
+
+
+def _values(values: dict[str, Any]) -> str:
+    return ", ".join(f"{name}={_shown(value)}" for name, value in values.items())
+
+
+def _shown(value: Any) -> str:
+    """A value as a sentence prints it: `none` for null, integral floats as integers."""
+    if value is None:
+        return "none"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(printable(value))

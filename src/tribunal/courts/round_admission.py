@@ -17,8 +17,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from tribunal.enums import HookEvent
-from tribunal.evidence.dispute.hook_log import HookEntry, read_hook_log
-from tribunal.evidence.dispute.model import Dispute
+from tribunal.evidence.dispute.hook_log import HookEntry
+from tribunal.evidence.dispute.movement import MovementFiles
 from tribunal.evidence.dispute.votes import Vote
 from tribunal.refs import parse_ref
 
@@ -66,14 +66,14 @@ def moves_the_dispute(paths: Sequence[str]) -> bool:
 
 
 def admit_round(
-    dispute: Dispute, votes: Sequence[Vote], used: Mapping[Movement, int] | None = None
+    files: MovementFiles, votes: Sequence[Vote], used: Mapping[Movement, int] | None = None
 ) -> Admission:
     """A-4 for one round N > 1: accepted when a vote that counts cites a matching diff and event
-    record that admitted no earlier round (`used`: movement -> the round it admitted)."""
-    logs = _hook_logs(dispute)
+    record that admitted no earlier round (`used`: movement -> the round it admitted). `files`
+    holds the bytes of what the votes cite and the dispute's hook logs."""
     reasons: list[str] = []
     for vote in votes:
-        admission = _admit_vote(vote, logs, used or {})
+        admission = _admit_vote(vote, files, used or {})
         if admission.accepted and not vote.counts:
             # A-2: a withdrawn vote does not count, so its movement admits nothing.
             admission = Admission(False, f"{vote.label} is withdrawn: its diff moves nothing")
@@ -100,12 +100,11 @@ def _progress(why: str) -> int:
     return max((index for index, stage in enumerate(_STAGES) if stage in why), default=0)
 
 
-def _admit_vote(
-    vote: Vote, logs: dict[Path, list[HookEntry]], used: Mapping[Movement, int]
-) -> Admission:
+def _admit_vote(vote: Vote, files: MovementFiles, used: Mapping[Movement, int]) -> Admission:
+    logs = files.logs
     diffs: list[tuple[str, bytes, list[str]]] = []
     for cited, target in zip(vote.cited, vote.targets, strict=True):
-        data = target.read_bytes()
+        data = files.cited.get(target.resolve(), b"")
         paths = touched_paths(data)
         if paths and parse_ref(cited).line is None and parse_ref(cited).pointer is None:
             diffs.append((cited, data, paths))
@@ -166,13 +165,3 @@ def _admit_vote(
         f"the event record `{event_ref}` (diff_sha256 {str(entry.diff_sha256)[:12]}…) does not "
         f"match the sha256 of `{diff_ref}` ({hashlib.sha256(data).hexdigest()[:12]}…)",
     )
-
-
-def _hook_logs(dispute: Dispute) -> dict[Path, list[HookEntry]]:
-    declared = dispute.evidence.get("hooks") or []
-    logs: dict[Path, list[HookEntry]] = {}
-    for index, text in enumerate(declared):
-        path = dispute.evidence_file(str(text), ("evidence", "hooks", index))
-        entries, _ = read_hook_log(path, dispute.file_label(str(text)))
-        logs[path.resolve()] = entries
-    return logs

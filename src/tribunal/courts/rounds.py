@@ -30,6 +30,7 @@ from tribunal.enums import (
 )
 from tribunal.evidence.dispute.checks import EvidenceReport
 from tribunal.evidence.dispute.model import Dispute
+from tribunal.evidence.dispute.movement import MovementFiles
 from tribunal.evidence.dispute.votes import Vote
 
 # A-5: how many accepted rounds in a row may end without a decision before a human takes over.
@@ -90,9 +91,11 @@ class Arbitration:
 def arbitrate(
     dispute: Dispute,
     evidence: EvidenceReport,
+    movement: MovementFiles,
     precedents: Sequence[ApplicablePrecedent] = (),
 ) -> Arbitration:
-    """Decide `dispute` (module docstring). `precedents`: the applicable ones in R-4's order."""
+    """Decide `dispute` (module docstring) over its checked `evidence` and the files a round's
+    movement rests on (`movement`). `precedents`: the applicable ones in R-4's order."""
     by_round: dict[int, list[Vote]] = {}
     for vote in dispute.votes:
         by_round.setdefault(vote.round, []).append(vote)
@@ -111,7 +114,7 @@ def arbitrate(
         if number == 1:
             why = "accepted: the first round opens the dispute"
         else:
-            admission = admit_round(dispute, votes, used)
+            admission = admit_round(movement, votes, used)
             why = admission.why
             if not admission.accepted:
                 reports.append(RoundReport(number, votes, RoundStatus.REJECTED, why))

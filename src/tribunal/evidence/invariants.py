@@ -14,6 +14,7 @@ from typing import Any, TypeGuard
 
 from tribunal.documents import Document, validate
 from tribunal.enums import CaseVerdict, InvariantReason, ThresholdBound
+from tribunal.jsontext import printable
 
 # T-5: top-level keys of a metrics file that are not metric values.
 RESERVED_KEYS = ("session_id", "window", "thresholds")
@@ -40,13 +41,6 @@ class Threshold:
 def is_number(value: Any) -> TypeGuard[Number]:
     """T-5: ints and floats are numbers; booleans are not."""
     return isinstance(value, int | float) and not isinstance(value, bool)
-
-
-def printable(value: Any) -> Any:
-    """T-5: integral floats print as integers (`0.0` -> `0`); anything else unchanged."""
-    if isinstance(value, float) and value.is_integer():
-        return int(value)
-    return value
 
 
 def thresholds_of(metrics: Document) -> list[Threshold]:

@@ -1,4 +1,4 @@
-"""`tribunal init` (C-9): the starter layout of a repository that keeps its records.
+"""`tribunal init`: the starter layout of a repository that keeps its records (C-9).
 
 Idempotent and never clobbering: a file that exists is kept as it is; `.gitignore` and
 `.gitattributes` only get the lines they lack, appended. In a git repository the
@@ -161,10 +161,19 @@ class InitReport:
     notes: list[str] = field(default_factory=list)
 
 
-def init_project(root: Path, precedents: Path | None = None) -> InitReport:
-    """Write the starter layout into `root` (see the module doc) and return what was done."""
-    root = root.resolve()
-    precedents = (precedents or root / "precedents.md").resolve()
+@dataclass(frozen=True)
+class InitRequest:
+    """The repository root to lay out, and the precedents file to start (None:
+    precedents.md at the root)."""
+
+    root: Path
+    precedents: Path | None = None
+
+
+def init(request: InitRequest) -> InitReport:
+    """Write the starter layout into the root (see the module doc); return what was done."""
+    root = request.root.resolve()
+    precedents = (request.precedents or root / "precedents.md").resolve()
     report = InitReport()
     precedents_name = _relative(precedents, root)
     files = {

@@ -1,0 +1,43 @@
+"""`tribunal adjudicate`: a finding refuted with evidence, recorded in the ledger; it rides along
+in the next round's prompts and no longer blocks (B-3)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from tribunal.paths import display_path
+from tribunal.records.ledger import Refutation, default_ledger_path
+from tribunal.records.ledger import adjudicate as record_refutation
+
+
+@dataclass(frozen=True)
+class AdjudicateRequest:
+    """The finding's fingerprint, the `path:line` that refutes it, why, the ledger (None: the
+    root's default ledger), and the dispute when the fingerprint is in several."""
+
+    fingerprint: str
+    evidence: str
+    note: str
+    root: Path
+    ledger: Path | None = None
+    contract: str | None = None
+    base: str | None = None
+
+
+def adjudicate(request: AdjudicateRequest) -> Refutation:
+    """Record the refutation; return it. Raises BadInput (nothing written) for an unknown or
+    ambiguous fingerprint, evidence that does not resolve in the judged repository, or an empty
+    note."""
+    root = request.root
+    path = request.ledger if request.ledger is not None else default_ledger_path(root)
+    return record_refutation(
+        path,
+        request.fingerprint,
+        evidence=request.evidence,
+        note=request.note,
+        root=root,
+        contract=request.contract,
+        base=request.base,
+        label=display_path(path, root),
+    )

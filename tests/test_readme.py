@@ -1,4 +1,6 @@
-"""DEVELOPERS.md point 1: the README's shell blocks run verbatim in a temporary copy.
+"""DEVELOPERS.md point 1: the README can be followed. It renders as it is written (every fence
+closes, every heading stays a heading), and its shell blocks run verbatim from a fresh copy of the
+checkout — each block on its own, and all of them in order in one shell, as a reader pastes them.
 
 Install steps are checked against pyproject.toml instead of re-run; the test command is checked
 against .ci/run instead of re-run (it is what is running now).
@@ -6,110 +8,132 @@ against .ci/run instead of re-run (it is what is running now).
 
 from __future__ import annotations
 
-import os
 import re
-import shlex
-import shutil
-import subprocess
-import sys
-import tomllib
 from pathlib import Path
 
 import pytest
 
 from tests.conftest import REPO
+from tests.markdown_page import Fence, Page
+from tests.reader_shell import LEFT_HOME, reader_failure, reader_script, run_as_reader
 
-FENCE = re.compile(r"^```(?P<lang>bash|sh)\n(?P<body>.*?)^```", re.M | re.S)
-INSTALL = re.compile(r"^python3 -m pip install (?P<args>.+)$")
-TEST_COMMAND = re.compile(r"^python3 -m pytest\b")
-
-
-def readme_blocks() -> list[str]:
-    return [m["body"] for m in FENCE.finditer((REPO / "README.md").read_text(encoding="utf-8"))]
+README = Page.read(REPO / "README.md", REPO)
+STOPPED = "the shell stopped in the block at "
 
 
-def check_install(args: str) -> None:
-    """`-e .` or `-e '.[extra]'`: the extras must exist in pyproject.toml."""
-    words = shlex.split(args)
-    assert words[0] == "-e", f"install lines install the checkout: {args}"
-    match = re.fullmatch(r"\.(?:\[(?P<extras>[a-z,]+)\])?", words[1])
-    assert match, f"unexpected install target {words[1]!r}"
-    pyproject = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))
-    declared = pyproject["project"].get("optional-dependencies", {})
-    for extra in (match["extras"] or "").split(","):
-        if extra:
-            assert extra in declared, f"README installs extra {extra!r} that pyproject lacks"
+def test_readme_renders_as_written() -> None:
+    assert README.problems() == []
 
 
-def runnable(block: str) -> str:
-    """The block with install steps and the test command checked and removed."""
-    ci = (REPO / ".ci" / "run").read_text(encoding="utf-8")
-    kept: list[str] = []
-    for line in block.splitlines():
-        parts = [part.strip() for part in line.split("&&")]
-        rest: list[str] = []
-        for part in parts:
-            if (install := INSTALL.match(part)) is not None:
-                check_install(install["args"])
-            elif TEST_COMMAND.match(part):
-                assert part in ci, f".ci/run must run the README's test command: {part}"
-            else:
-                rest.append(part)
-        if rest:
-            kept.append(" && ".join(rest))
-    return "\n".join(kept) + "\n"
+@pytest.mark.parametrize(
+    ("source", "expected"),
+    [
+        pytest.param(
+            "## One\n\n```bash\necho one\n\n## Two\n\ntext\n",
+            [
+                "page.md:3: the ```bash fence opened here never closes: it runs on to line 8",
+                "page.md:6: the heading '## Two' is not rendered as a heading",
+            ],
+            id="unclosed-to-the-end",
+        ),
+        pytest.param(
+            "```bash\nexit 0\n\n## Two\n\n```sh\necho two\n```\n\n### Three\n",
+            [
+                "page.md:1: the ```bash fence opened here never closes: it takes the fence"
+                " opening at line 6 as its text, and line 8 closes it",
+                "page.md:4: the heading '## Two' is not rendered as a heading",
+            ],
+            id="closed-by-the-next-fence",
+        ),
+        pytest.param(
+            "- a step\n\n  ```sh\n  echo a\n\nafter the list\n",
+            ["page.md:3: the ```sh fence opened here never closes: it runs on to line 5"],
+            id="unclosed-in-a-list-item",
+        ),
+        pytest.param(
+            "~~~\n```\n    ~~~\n",
+            ["page.md:1: the ~~~ fence opened here never closes: it runs on to line 3"],
+            id="a-marker-indented-four-is-text",
+        ),
+        pytest.param(
+            "```\n",
+            ["page.md:1: the ``` fence opened here never closes: it runs on to line 1"],
+            id="a-lone-opening-line",
+        ),
+        pytest.param(
+            "## One\n\n````markdown\n## PREC-001\n\n```yaml\nverdict: DENY\n```\n````\n\n"
+            "> ```sh\n> echo quoted\n> ```\n\n~~~text\n```\n~~~\n\n### Two {#two}\n",
+            [],
+            id="well-formed",
+        ),
+    ],
+)
+def test_problems_names_each_fence_that_never_closes_and_each_lost_heading(
+    source: str, expected: list[str]
+) -> None:
+    assert Page.parse(source, name="page.md").problems() == expected
 
 
-def copy_checkout(target: Path) -> Path:
-    """A copy of the files git tracks (or the whole tree outside git), as a fresh user gets."""
-    listed = subprocess.run(
-        ["git", "ls-files", "--cached", "--others", "--exclude-standard", "-z"],
-        cwd=REPO,
-        capture_output=True,
-        check=False,
-    )
-    dest = target / "checkout"
-    if listed.returncode == 0:
-        for name in filter(None, listed.stdout.decode().split("\0")):
-            source = REPO / name
-            if source.is_file():
-                (dest / name).parent.mkdir(parents=True, exist_ok=True)
-                shutil.copy2(source, dest / name)
-    else:
-        shutil.copytree(REPO, dest, ignore=shutil.ignore_patterns(".venv", ".git", "__pycache__"))
-    return dest
+def test_shell_blocks_are_the_bash_and_sh_fences_with_their_text() -> None:
+    page = Page.parse("```bash title\necho a\n```\n\n```text\nno\n```\n\n~~~sh\necho b\n~~~\n")
+    assert [(fence.language, fence.line, fence.body) for fence in page.shell_blocks()] == [
+        ("bash", 1, "echo a\n"),
+        ("sh", 9, "echo b\n"),
+    ]
 
 
 def test_readme_has_both_commands() -> None:
-    blocks = readme_blocks()
-    joined = "\n".join(blocks)
+    joined = "\n".join(fence.body for fence in README.shell_blocks())
     assert re.search(r"^python3 -m pip install -e \. && ", joined, re.M), "main-job command"
     assert re.search(r"^python3 -m pip install -e '\.\[test\]' && python3 -m pytest$", joined, re.M)
 
 
-@pytest.mark.parametrize("index", range(len(readme_blocks())))
-def test_readme_block_runs(index: int, tmp_path: Path) -> None:
-    script = runnable(readme_blocks()[index])
-    checkout = copy_checkout(tmp_path)
-    shim = tmp_path / "bin"
-    shim.mkdir()
-    # A wrapper, not a symlink: a symlinked venv interpreter outside the venv's bin/ finds no
-    # pyvenv.cfg and runs without the venv's packages, so `python3 scripts/...` would miss them.
-    wrapper = shim / "python3"
-    wrapper.write_text(f'#!/bin/sh\nexec {shlex.quote(sys.executable)} "$@"\n', encoding="utf-8")
-    wrapper.chmod(0o755)
-    env = dict(os.environ)
-    env["PATH"] = os.pathsep.join([str(shim), str(Path(sys.executable).parent), env["PATH"]])
-    result = subprocess.run(
-        ["bash", "-euo", "pipefail", "-c", script],
-        cwd=checkout,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=600,
-        check=False,
+@pytest.mark.parametrize("fence", README.shell_blocks(), ids=lambda fence: f"line-{fence.line}")
+def test_readme_block_runs(fence: Fence, tmp_path: Path) -> None:
+    failure = reader_failure(
+        run_as_reader(reader_script(README.name, [fence], REPO), REPO, tmp_path)
     )
-    assert result.returncode == 0, (
-        f"README block {index} failed ({result.returncode}):\n{script}\n"
-        f"stdout:\n{result.stdout}\nstderr:\n{result.stderr}"
-    )
+    assert failure is None, failure
+
+
+def test_readme_blocks_run_in_order_in_one_shell(tmp_path: Path) -> None:
+    script = reader_script(README.name, README.shell_blocks(), REPO)
+    failure = reader_failure(run_as_reader(script, REPO, tmp_path))
+    assert failure is None, failure
+
+
+def run_page(source: str, tmp_path: Path) -> str | None:
+    """How a reader's shell fails running the shell blocks of Markdown `source` in order."""
+    page = Page.parse(source, name="page.md")
+    script = reader_script(page.name, page.shell_blocks(), REPO)
+    return reader_failure(run_as_reader(script, REPO, tmp_path))
+
+
+def test_a_block_that_leaves_the_reader_elsewhere_fails(tmp_path: Path) -> None:
+    source = "```bash\nmkdir demo && cd demo\n```\n\n```bash\ntest -f README.md\n```\n"
+    failure = run_page(source, tmp_path)
+    assert failure is not None
+    assert failure.startswith(f"{STOPPED}page.md:1: exit {LEFT_HOME}\n"), failure
+    assert "page.md:1: this block leaves the shell in " in failure
+
+
+def test_a_block_that_exits_the_shell_fails(tmp_path: Path) -> None:
+    source = '```bash\nstatus=0\nexit "$status"\n```\n\n```bash\ntrue\n```\n'
+    failure = run_page(source, tmp_path)
+    assert failure is not None
+    assert failure.startswith(STOPPED + "page.md:1: the shell ended (exit 0) before"), failure
+
+
+def test_a_block_that_needs_a_fresh_directory_fails_in_order(tmp_path: Path) -> None:
+    block = "```bash\nmkdir demo\ntouch demo/calc.py\n```\n\n"
+    assert run_page(block, tmp_path / "alone") is None
+    failure = run_page(block + block, tmp_path / "in-order")
+    assert failure is not None and failure.startswith(STOPPED + "page.md:6: exit 1\n"), failure
+
+
+def test_a_block_that_commits_needs_its_own_git_identity(tmp_path: Path) -> None:
+    commit = "git init -q demo && git -C demo {}commit -q --allow-empty -m start\n"
+    failure = run_page(f"```bash\n{commit.format('')}```\n", tmp_path / "without")
+    assert failure is not None and failure.startswith(STOPPED + "page.md:1: exit 128\n"), failure
+    identity = "-c user.name=demo -c user.email=demo@example.invalid "
+    assert run_page(f"```bash\n{commit.format(identity)}```\n", tmp_path / "with") is None

@@ -10,8 +10,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from tests.checkout import copy_checkout
 from tests.conftest import REPO
-from tests.test_readme import copy_checkout
 
 
 def run_smoke(checkout: Path, tmp_path: Path) -> subprocess.CompletedProcess[str]:
@@ -34,7 +34,7 @@ def test_smoke_all_passes(tmp_path: Path) -> None:
 
 
 def test_smoke_all_fails_when_the_judgment_drifts(tmp_path: Path) -> None:
-    checkout = copy_checkout(tmp_path)
+    checkout = copy_checkout(REPO, tmp_path)
     golden = checkout / "tests" / "golden" / "judgment.md"
     golden.write_text(golden.read_text(encoding="utf-8").replace("APPROVE", "DENY", 1))
     result = run_smoke(checkout, tmp_path)
@@ -43,7 +43,7 @@ def test_smoke_all_fails_when_the_judgment_drifts(tmp_path: Path) -> None:
 
 
 def test_smoke_all_fails_when_a_negative_fixture_passes(tmp_path: Path) -> None:
-    checkout = copy_checkout(tmp_path)
+    checkout = copy_checkout(REPO, tmp_path)
     shutil.rmtree(checkout / "tests" / "fixtures" / "got_through")
     shutil.copytree(checkout / "cases", checkout / "tests" / "fixtures" / "got_through")
     result = run_smoke(checkout, tmp_path)

@@ -4,10 +4,10 @@ flags B-1 names and keeps the ledger, and the README quotes both YAML files verb
 
 from __future__ import annotations
 
-import re
 import shlex
 
 from tests.conftest import REPO
+from tests.markdown_page import Page
 from tribunal.core.builder import resolve_builder
 from tribunal.core.fleet import load_fleet
 from tribunal.core.floor import floor_warnings
@@ -20,8 +20,7 @@ BLIND = REPO / "examples" / "blind"
 
 
 def readme_yaml_blocks() -> list[str]:
-    readme = (REPO / "README.md").read_text(encoding="utf-8")
-    return re.findall(r"^```yaml\n(.*?)^```", readme, re.M | re.S)
+    return [fence.body for fence in Page.read(REPO / "README.md", REPO).blocks({"yaml"})]
 
 
 def test_readme_quotes_the_provider_fleet_and_the_workflow_verbatim() -> None:

@@ -3,9 +3,8 @@ are (L-1, L-2)."""
 
 from __future__ import annotations
 
-import re
-
 from tests.conftest import REPO
+from tests.markdown_page import Page
 from tribunal.core.builder import resolve_builder
 from tribunal.core.fleet import load_fleet
 from tribunal.core.floor import floor_warnings
@@ -18,8 +17,7 @@ EXAMPLES = REPO / "examples" / "fleet"
 
 
 def test_readme_shows_the_provider_fleet_verbatim() -> None:
-    readme = (REPO / "README.md").read_text(encoding="utf-8")
-    blocks = re.findall(r"^```yaml\n(.*?)^```", readme, re.M | re.S)
+    blocks = [fence.body for fence in Page.read(REPO / "README.md", REPO).blocks({"yaml"})]
     assert (EXAMPLES / "providers.yaml").read_text(encoding="utf-8") in blocks
 
 

@@ -67,8 +67,8 @@ def measure(quick: bool, work: Path) -> dict[str, float]:
 
     Returns {"files", "changed", "library_s", "cli_s", "tokens"}."""
     sys.path.insert(0, str(REPO / "src"))
-    from tribunal.core.contract import load_contract
-    from tribunal.core.envelope import build_envelope
+    from tribunal.jury.envelope.build import build_envelope
+    from tribunal.jury.envelope.contract import load_contract
 
     files, changed, size = (400, 5, 20_000) if quick else (20_000, 100, 20_000)
     repo = work / "repo"

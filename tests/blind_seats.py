@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from tribunal.core.seat_record import RejectedRung, SeatRecord
-from tribunal.core.verdict import Checked, Finding, Verdict
 from tribunal.enums import CitationStatus, ReasonCode, SeatVerdict, Severity
+from tribunal.jury.seat.record import RejectedRung, SeatRecord
+from tribunal.jury.verdict import Checked, Finding, Verdict
 
 EIGHT = (
     "defect",

@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
-from tribunal.core.transports import TransportConfig
+from tribunal.jury.transports import TransportConfig
 
 PROTOCOLS = ("openai", "anthropic", "ollama")
 CHAT_PATHS = {"openai": "/v1/chat/completions", "anthropic": "/v1/messages", "ollama": "/api/chat"}

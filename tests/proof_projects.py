@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from tests.gitrepo import GitRepo
-from tribunal.core.contract import Contract, load_contract
+from tribunal.jury.envelope.contract import Contract, load_contract
 
 PYTEST = (
     "PYTEST_DISABLE_PLUGIN_AUTOLOAD=1 {python} -m pytest -q -p no:cacheprovider "

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tribunal.courts.arbiter import decide
+from tribunal.courts.judgment.decide import decide
 from tribunal.enums import CaseVerdict, JudgmentVerdict
 from tribunal.errors import BadInput
 from tribunal.evidence.record import Evidence

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from tribunal.courts.arbiter_rules import ApplicablePrecedent, decide_round
+from tribunal.courts.arbiter.rules import ApplicablePrecedent, decide_round
 from tribunal.documents import Document
 from tribunal.enums import CheckStatus, DisputeEvidenceKind, JudgmentVerdict, Role, VoteAction
 from tribunal.evidence.dispute.charter import Charter, load_charter

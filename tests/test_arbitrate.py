@@ -14,8 +14,8 @@ from click.testing import CliRunner, Result
 
 from tests.dispute_builder import dump_yaml, full_evidence, make_dispute, vote, write
 from tribunal.cli import cli
-from tribunal.courts.arbiter_rules import ApplicablePrecedent
-from tribunal.courts.rounds import Arbitration, arbitrate
+from tribunal.courts.arbiter.rounds import Arbitration, arbitrate
+from tribunal.courts.arbiter.rules import ApplicablePrecedent
 from tribunal.enums import (
     DisputeEvidenceKind,
     FinalVerdict,

@@ -6,14 +6,14 @@ from pathlib import Path
 
 import pytest
 
-from tribunal.core.contract import (
+from tribunal.enums import SuiteRunner
+from tribunal.errors import BadInput
+from tribunal.jury.envelope.contract import (
     DEFAULT_TIMEOUT_S,
     is_conventional_test_file,
     load_contract,
     old_behaviour_phrase,
 )
-from tribunal.enums import SuiteRunner
-from tribunal.errors import BadInput
 
 MINIMAL = "intent: Reject negative amounts in transfers.\ncriteria:\n  - transfer(-1) raises\n"
 

@@ -16,12 +16,12 @@ from click.testing import CliRunner
 
 from tests.gitrepo import GitRepo
 from tribunal.cli import cli
-from tribunal.core.contract import Contract, load_contract
-from tribunal.core.envelope import Envelope, build_envelope, related_tests
-from tribunal.core.envelope_read import read_envelope
-from tribunal.core.envelope_text import fence_for
 from tribunal.documents import first_schema_error
 from tribunal.errors import BadInput
+from tribunal.jury.envelope.build import Envelope, build_envelope, related_tests
+from tribunal.jury.envelope.contract import Contract, load_contract
+from tribunal.jury.envelope.read import read_envelope
+from tribunal.jury.envelope.text import fence_for
 
 CALC_BASE = (
     "def add(a, b):\n    return a + b\n\n"

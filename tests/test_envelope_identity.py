@@ -15,9 +15,9 @@ from click.testing import CliRunner, Result
 
 from tests.gitrepo import GitRepo
 from tribunal.cli import cli
-from tribunal.core.contract import load_contract
-from tribunal.core.envelope import build_envelope
 from tribunal.errors import BadInput
+from tribunal.jury.envelope.build import build_envelope
+from tribunal.jury.envelope.contract import load_contract
 
 CONTRACT = "intent: Add a greeting.\ncriteria:\n  - greet() returns hello\n"
 

@@ -5,13 +5,13 @@ from __future__ import annotations
 
 from tests.conftest import REPO
 from tests.markdown_page import Page
-from tribunal.core.builder import resolve_builder
-from tribunal.core.fleet import load_fleet
-from tribunal.core.floor import floor_warnings
-from tribunal.core.routing import route
-from tribunal.core.verdict import parse_verdict
 from tribunal.documents import load_yaml
 from tribunal.enums import RouteStatus, SeatVerdict
+from tribunal.jury.builder import resolve_builder
+from tribunal.jury.fleet import load_fleet
+from tribunal.jury.floor import floor_warnings
+from tribunal.jury.routing import route
+from tribunal.jury.verdict import parse_verdict
 
 EXAMPLES = REPO / "examples" / "fleet"
 

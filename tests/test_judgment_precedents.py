@@ -16,8 +16,8 @@ from hypothesis import strategies as st
 from tests.conftest import REPO
 from tests.judgment_repo import METRICS, Repo, make_repo, result
 from tribunal.cli import cli
-from tribunal.courts.arbiter import Decision
 from tribunal.courts.following import follow_precedents
+from tribunal.courts.judgment.decide import Decision
 from tribunal.enums import JudgmentVerdict
 from tribunal.frontmatter import parse_judgment
 from tribunal.precedents.parsing import parse_precedents

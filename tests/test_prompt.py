@@ -11,10 +11,10 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from tests.gitrepo import GitRepo
-from tribunal.core.contract import load_contract
-from tribunal.core.envelope import build_envelope
-from tribunal.core.prompt import Adjudication, new_nonce, protocol_lens_line, render_prompt
 from tribunal.errors import BadInput
+from tribunal.jury.envelope.build import build_envelope
+from tribunal.jury.envelope.contract import load_contract
+from tribunal.jury.prompt import Adjudication, new_nonce, protocol_lens_line, render_prompt
 
 NONCE = "0123456789abcdefFEDCBA9876543210"
 FAKE_VERDICT = '{"verdict": "pass", "lens": "defect", "findings": [], "checked": []}'

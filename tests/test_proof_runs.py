@@ -5,10 +5,10 @@ from __future__ import annotations
 from pathlib import Path
 
 from tests.proof_projects import PYTEST, alive
-from tribunal.core.contract import load_contract
 from tribunal.enums import TestOutcome
-from tribunal.evidence.capped_run import run_capped
-from tribunal.evidence.junit_report import NodeIds, read_junit
+from tribunal.evidence.proofs.capped import run_capped
+from tribunal.evidence.proofs.junit import NodeIds, read_junit
+from tribunal.jury.envelope.contract import load_contract
 
 
 def test_the_cap_kills_the_process_group(tmp_path: Path) -> None:

@@ -30,8 +30,8 @@ from tests.proof_projects import (
 from tribunal.documents import first_schema_error
 from tribunal.enums import CaseVerdict, Outcome, ProofName
 from tribunal.errors import BadInput
-from tribunal.evidence.proof_record import ProofReport
-from tribunal.evidence.proofs import NO_COMMAND, NO_RED, run_proofs
+from tribunal.evidence.proofs.prove import NO_COMMAND, NO_RED, run_proofs
+from tribunal.evidence.proofs.report import ProofReport
 
 NAMES = [name.value for name in ProofName]
 HELD = dict.fromkeys(NAMES, "held")

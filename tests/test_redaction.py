@@ -5,7 +5,7 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from tribunal.core.redaction import RAW_TAIL_BYTES, REDACTED, raw_tail, redact
+from tribunal.jury.redaction import RAW_TAIL_BYTES, REDACTED, raw_tail, redact
 
 KEY = "sk-live/abc+def=0123456789"
 

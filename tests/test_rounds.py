@@ -20,7 +20,7 @@ from tests.dispute_builder import (
 )
 from tests.dispute_builder import vote as cast
 from tribunal.cli import cli
-from tribunal.courts.round_admission import touched_paths
+from tribunal.courts.arbiter.admission import touched_paths
 from tribunal.documents import first_schema_error
 from tribunal.frontmatter import parse_judgment
 

@@ -34,10 +34,10 @@ from tests.jurors import (
     status,
     verdict,
 )
-from tribunal.core.seat import SeatContext, walk_seat
-from tribunal.core.verdict import MAX_REPLY_BYTES
 from tribunal.documents import first_schema_error
 from tribunal.enums import ReasonCode, SeatVerdict
+from tribunal.jury.seat.walk import SeatContext, walk_seat
+from tribunal.jury.verdict import MAX_REPLY_BYTES
 
 ENVELOPE = {"calc.py": "def sub(a, b):\n    return max(a - b, 0)\n"}
 BLOCKER = {"severity": "blocker", "claim": "overflows", "location": "calc.py:2"}

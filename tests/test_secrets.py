@@ -23,8 +23,8 @@ from tests.jurors import (
     reply,
     status,
 )
-from tribunal.core.redaction import REDACTED
-from tribunal.core.transports import (
+from tribunal.jury.redaction import REDACTED
+from tribunal.jury.transports import (
     Checkout,
     NotAnswered,
     OverCapacity,

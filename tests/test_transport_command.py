@@ -12,7 +12,9 @@ from pathlib import Path
 import pytest
 
 from tests.gitrepo import GitRepo
-from tribunal.core.transports import (
+from tribunal.enums import ReasonCode
+from tribunal.errors import BadInput
+from tribunal.jury.transports import (
     Annulled,
     Checkout,
     NotAnswered,
@@ -22,11 +24,9 @@ from tribunal.core.transports import (
     Truncated,
     open_transport,
 )
-from tribunal.core.transports.base import TransportConfig, TransportContext
-from tribunal.core.verdict import MAX_REPLY_BYTES
-from tribunal.core.worktree import detached_worktree
-from tribunal.enums import ReasonCode
-from tribunal.errors import BadInput
+from tribunal.jury.transports.base import TransportConfig, TransportContext
+from tribunal.jury.transports.worktree import detached_worktree
+from tribunal.jury.verdict import MAX_REPLY_BYTES
 
 VERDICT = '{"verdict": "pass", "lens": "defect", "findings": []}'
 

@@ -11,8 +11,8 @@ from typing import Any
 
 import pytest
 
-from tribunal.core.transports import NotAnswered, SeatRequest, TransportConfig, open_transport
-from tribunal.core.transports.base import TransportContext
+from tribunal.jury.transports import NotAnswered, SeatRequest, TransportConfig, open_transport
+from tribunal.jury.transports.base import TransportContext
 
 TIMEOUT_S = 1.0
 HEADERS_AFTER_S = 0.8  # just before the deadline

@@ -29,7 +29,8 @@ from tests.jurors import (
     slow,
     status,
 )
-from tribunal.core.transports import (
+from tribunal.enums import ReasonCode
+from tribunal.jury.transports import (
     NotAnswered,
     OverCapacity,
     Oversize,
@@ -40,9 +41,8 @@ from tribunal.core.transports import (
     Unreadable,
     open_transport,
 )
-from tribunal.core.transports.base import TransportContext
-from tribunal.core.verdict import MAX_REPLY_BYTES
-from tribunal.enums import ReasonCode
+from tribunal.jury.transports.base import TransportContext
+from tribunal.jury.verdict import MAX_REPLY_BYTES
 
 KEY = "sk-juror-0123456789abcdef"
 ENV = {"JUROR_KEY": KEY}

@@ -8,8 +8,10 @@ from collections.abc import Iterator
 import pytest
 
 from tests.jurors import VALID, JurorServer, length, reply, verdict
-from tribunal.core.prompt_size import DEFAULT_ANSWER_TOKENS
-from tribunal.core.transports import (
+from tribunal.enums import ReasonCode
+from tribunal.errors import BadInput
+from tribunal.jury.prompt_size import DEFAULT_ANSWER_TOKENS
+from tribunal.jury.transports import (
     NoCredentials,
     OverCapacity,
     SeatRequest,
@@ -17,10 +19,8 @@ from tribunal.core.transports import (
     Truncated,
     open_transport,
 )
-from tribunal.core.transports.base import TransportContext
-from tribunal.core.transports.ollama import ollama_base
-from tribunal.enums import ReasonCode
-from tribunal.errors import BadInput
+from tribunal.jury.transports.base import TransportContext
+from tribunal.jury.transports.ollama import ollama_base
 
 KEY = "sk-proto-abcdef0123456789"
 ENV = {"JUROR_KEY": KEY}
@@ -276,7 +276,7 @@ def test_ollama_host_from_environment(ollama: JurorServer) -> None:
 
 
 def test_ollama_release_unloads(ollama: JurorServer) -> None:
-    from tribunal.core.transports.ollama import OllamaTransport
+    from tribunal.jury.transports.ollama import OllamaTransport
 
     OllamaTransport(ollama.rung(), TransportContext(environ={})).release()
     assert ollama.requests[-1].path == "/api/generate"

@@ -11,7 +11,8 @@ from typing import Any
 
 import pytest
 
-from tribunal.core.transports import (
+from tribunal.errors import BadInput
+from tribunal.jury.transports import (
     Reply,
     SeatRequest,
     TransportConfig,
@@ -19,10 +20,10 @@ from tribunal.core.transports import (
     TransportRegistry,
     Usage,
     default_registry,
+    installed_registry,
     key_values,
     open_transport,
 )
-from tribunal.errors import BadInput
 
 L1_LONG_FORM = [
     "id",
@@ -85,6 +86,13 @@ def test_default_registry_holds_the_l1_transports() -> None:
     assert default_registry().names() == ["anthropic", "command", "ollama", "openai", "replay"]
 
 
+def test_the_installed_registry_is_built_once_and_kept() -> None:
+    first = installed_registry()
+    assert installed_registry() is first
+    assert first.names() == default_registry().names()
+    assert default_registry() is not default_registry()  # a fresh one when asked for
+
+
 def test_unknown_transport_is_bad_input() -> None:
     config = TransportConfig(id="r", family="f", transport="carrier-pigeon")
     with pytest.raises(BadInput) as caught:
@@ -123,7 +131,7 @@ def test_opening_transports_imports_no_http_client_or_git() -> None:
     """C-1: httpx and GitPython load on the first call, not when a fleet is routed."""
     code = (
         "import sys\n"
-        "from tribunal.core.transports import TransportConfig, default_registry\n"
+        "from tribunal.jury.transports import TransportConfig, default_registry\n"
         "registry = default_registry()\n"
         "for name in registry.names():\n"
         "    registry.open(TransportConfig(id='r', family='f', transport=name))\n"

@@ -7,7 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from tribunal.core.transports import (
+from tribunal.errors import BadInput
+from tribunal.jury.transports import (
     NotAnswered,
     Oversize,
     Reply,
@@ -17,8 +18,7 @@ from tribunal.core.transports import (
     Truncated,
     open_transport,
 )
-from tribunal.core.verdict import MAX_REPLY_BYTES
-from tribunal.errors import BadInput
+from tribunal.jury.verdict import MAX_REPLY_BYTES
 
 ANSWERS = """\
 defect: '{"verdict": "pass", "lens": "defect", "findings": []}'

@@ -287,9 +287,9 @@ def test_a_seat_on_its_own_unloads_the_ollama_model_it_used_at_its_end(repo: Pat
 def test_ladder_checks_capacity_with_the_prompt_the_seat_will_send(repo: Path) -> None:
     # L-2, L-3: one estimate — a rung that holds the envelope alone but not the whole prompt is
     # skipped by `tribunal ladder` exactly as the walk of `tribunal seat` skips it.
-    from tribunal.core.envelope_read import read_envelope
-    from tribunal.core.prompt import render_prompt
-    from tribunal.core.transports import SeatRequest
+    from tribunal.jury.envelope.read import read_envelope
+    from tribunal.jury.prompt import render_prompt
+    from tribunal.jury.transports import SeatRequest
 
     envelope = read_envelope(repo / "out" / "envelope")
     manifest = json.loads((repo / "out" / "envelope" / "manifest.json").read_text())

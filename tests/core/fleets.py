@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tribunal.core.fleet import Fleet, load_fleet
+from tribunal.jury.fleet import Fleet, load_fleet
 
 # The SPEC L-1 example, made whole: four tiers, a fused one, every transport.
 SPEC_FLEET = """\

@@ -8,12 +8,12 @@ from pathlib import Path
 import yaml
 
 from tests.jurors import JurorServer
-from tribunal.core.builder import Builder
-from tribunal.core.fleet import Fleet, load_fleet
-from tribunal.core.routing import LensRoute, route_lens
-from tribunal.core.seat import SeatContext, walk_seat
-from tribunal.core.seat_record import SeatRecord
 from tribunal.enums import BuilderMatch
+from tribunal.jury.builder import Builder
+from tribunal.jury.fleet import Fleet, load_fleet
+from tribunal.jury.routing import LensRoute, route_lens
+from tribunal.jury.seat.record import SeatRecord
+from tribunal.jury.seat.walk import SeatContext, walk_seat
 
 KEY = "sk-juror-seat-0123456789abcdef"
 ENV = {"JUROR_KEY": KEY}

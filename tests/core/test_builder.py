@@ -7,9 +7,9 @@ from pathlib import Path
 import pytest
 
 from tests.core.fleets import SPEC_FLEET, fleet_from
-from tribunal.core.builder import resolve_builder, tokens
 from tribunal.enums import BuilderMatch
 from tribunal.errors import BadInput
+from tribunal.jury.builder import resolve_builder, tokens
 
 
 def test_tokens_split_on_non_letters() -> None:

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from tribunal.core.citations import check_citations, cite
-from tribunal.core.verdict import Checked, Finding, Verdict
 from tribunal.enums import CitationStatus, SeatVerdict, Severity
+from tribunal.jury.citations import check_citations, cite
+from tribunal.jury.verdict import Checked, Finding, Verdict
 
 ENVELOPE = {"src/a.py": "def f(n):\n    return range(n)\n", "tests/test_a.py": "import a\n"}
 

@@ -8,11 +8,11 @@ import pytest
 
 from tests.core.seats import ENV, lens_route, server_rung, write_fleet
 from tests.jurors import JurorServer, reply, slow, together, verdict
-from tribunal.core.dispatch import SeatJob, dispatch_seats
-from tribunal.core.fleet import Fleet
-from tribunal.core.seat import SeatContext, seat_prompt
-from tribunal.core.seat_record import SeatRecord
 from tribunal.enums import SeatVerdict
+from tribunal.jury.fleet import Fleet
+from tribunal.jury.seat.dispatch import SeatJob, dispatch_seats
+from tribunal.jury.seat.record import SeatRecord
+from tribunal.jury.seat.walk import SeatContext, seat_prompt
 
 ENVELOPE_TEXT = "### calc.py\n\n```\ndef sub(a, b):\n    return a - b\n```\n"
 

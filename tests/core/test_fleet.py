@@ -7,10 +7,10 @@ from pathlib import Path
 import pytest
 
 from tests.core.fleets import SPEC_FLEET, fleet_from
-from tribunal.core.lenses import DEFAULT_LENSES
-from tribunal.core.prompt_size import DEFAULT_ANSWER_TOKENS
 from tribunal.enums import Transport
 from tribunal.errors import BadInput
+from tribunal.jury.lenses import DEFAULT_LENSES
+from tribunal.jury.prompt_size import DEFAULT_ANSWER_TOKENS
 
 
 def test_spec_example_loads(tmp_path: Path) -> None:

@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 
 from tests.core.fleets import fleet_from
-from tribunal.core.floor import floor_warnings
 from tribunal.errors import BadInput
+from tribunal.jury.floor import floor_warnings
 
 RUNGS = """\
 rungs:

@@ -9,14 +9,14 @@ import pytest
 
 from tests.core.seats import ENV, server_rung, write_fleet
 from tests.jurors import JurorServer, reply, verdict
-from tribunal.core.builder import resolve_builder
-from tribunal.core.envelope import Envelope
-from tribunal.core.seat_alone import sit_alone
-from tribunal.core.seat_record import SeatRecord
-from tribunal.core.verdict import Finding
-from tribunal.courts.role_seats import BRIEFS
-from tribunal.courts.seated_vote import seated_vote
+from tribunal.courts.arbiter.roles import BRIEFS
+from tribunal.courts.arbiter.seated_vote import seated_vote
 from tribunal.enums import Role, SeatVerdict, Severity
+from tribunal.jury.builder import resolve_builder
+from tribunal.jury.envelope.build import Envelope
+from tribunal.jury.seat.alone import sit_alone
+from tribunal.jury.seat.record import SeatRecord
+from tribunal.jury.verdict import Finding
 
 ENVELOPE = Envelope("repo", "base", "head", "0" * 64, (), (), "### calc.py\n\n(binary)\n")
 

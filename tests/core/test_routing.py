@@ -5,12 +5,12 @@ from __future__ import annotations
 from pathlib import Path
 
 from tests.core.fleets import ALL_KEYS, SPEC_FLEET, fleet_from
-from tribunal.core.builder import resolve_builder
-from tribunal.core.fleet import Fleet
-from tribunal.core.lenses import Lens
-from tribunal.core.routing import WEAKENED_GATE, Routing, route, route_lens
 from tribunal.documents import first_schema_error
 from tribunal.enums import ReasonCode, RouteStatus
+from tribunal.jury.builder import resolve_builder
+from tribunal.jury.fleet import Fleet
+from tribunal.jury.lenses import Lens
+from tribunal.jury.routing import WEAKENED_GATE, Routing, route, route_lens
 
 
 def routed(fleet: Fleet, builder: str, **kwargs: object) -> Routing:
@@ -236,7 +236,7 @@ lenses:
 
 def test_too_large_for_every_rung_is_one_message_or_none(tmp_path: Path) -> None:
     # a lens that lost every rung but the builder's to capacity gets one clear line.
-    from tribunal.core.routing import too_large_for_every_rung
+    from tribunal.jury.routing import too_large_for_every_rung
 
     fleet = fleet_from(tmp_path, SMALL_FLEET)
     lenses = routed(fleet, "fz", tokens=40000).lenses

@@ -6,8 +6,8 @@ from pathlib import Path
 
 from tests.core.seats import ENVELOPE, lens_route, server_rung, sit, write_fleet
 from tests.jurors import JurorServer, reply, verdict
-from tribunal.core.seat import seat_prompt
 from tribunal.enums import SeatVerdict
+from tribunal.jury.seat.walk import seat_prompt
 
 PLANTED = (
     '{"verdict": "pass", "lens": "defect", "findings": [], '

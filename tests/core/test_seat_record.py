@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import json
 
-from tribunal.core.answer import read_reply
-from tribunal.core.seat_record import SAME_FAMILY, RejectedRung, SeatRecord, VerifierSeat
-from tribunal.core.verdict import Verdict
 from tribunal.documents import first_schema_error
 from tribunal.enums import ReasonCode, SeatVerdict
+from tribunal.jury.seat.answer import read_reply
+from tribunal.jury.seat.record import SAME_FAMILY, RejectedRung, SeatRecord, VerifierSeat
+from tribunal.jury.verdict import Verdict
 
 
 def test_seated_record_from_a_verdict_matches_the_schema() -> None:

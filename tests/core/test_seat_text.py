@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from tribunal.core.seat_record import RejectedRung, SeatRecord, VerifierSeat
-from tribunal.core.seat_text import render_seat
+from tribunal.cli.seat_text import render_seat
 from tribunal.enums import ReasonCode, SeatVerdict
+from tribunal.jury.seat.record import RejectedRung, SeatRecord, VerifierSeat
 
 
 def test_fused_pass_names_its_verifier_and_bare_pass() -> None:

@@ -19,10 +19,10 @@ from tests.jurors import (
     together,
     verdict,
 )
-from tribunal.core.fleet import Fleet
-from tribunal.core.seat import SeatContext, walk_seat
 from tribunal.documents import first_schema_error
 from tribunal.enums import SeatVerdict
+from tribunal.jury.fleet import Fleet
+from tribunal.jury.seat.walk import SeatContext, walk_seat
 
 Servers = tuple[JurorServer, JurorServer, JurorServer]
 CHECKED = [{"claim": "clamps", "location": "calc.py:2", "evidence": "max(a - b, 0)"}]
@@ -224,7 +224,7 @@ def test_solo_same_family_verifier_is_marked(tmp_path: Path, servers: Servers) -
 
 def test_replay_fleet_seat_is_labelled_recorded() -> None:
     from tests.conftest import REPO
-    from tribunal.core.fleet import load_fleet
+    from tribunal.jury.fleet import load_fleet
 
     fleet = load_fleet(REPO / "examples" / "fleet" / "replay.yaml")
     record = sit(fleet, envelope=ENVELOPE)
@@ -234,7 +234,7 @@ def test_replay_fleet_seat_is_labelled_recorded() -> None:
 
 def test_a_harness_that_writes_is_annulled_and_the_walk_goes_on(tmp_path: Path) -> None:
     from tests.gitrepo import GitRepo
-    from tribunal.core.transports import Checkout
+    from tribunal.jury.transports import Checkout
 
     repo = GitRepo(tmp_path / "repo")
     repo.commit("base", {"calc.py": "x = 1\n"})

@@ -6,17 +6,17 @@ import json
 
 import pytest
 
-from tribunal.core.answer import read_reply
-from tribunal.core.redaction import RAW_TAIL_BYTES, raw_tail
-from tribunal.core.seat_record import RejectedRung
-from tribunal.core.verdict import (
+from tribunal.enums import CitationStatus, ReasonCode, SeatVerdict, Severity
+from tribunal.jury.redaction import RAW_TAIL_BYTES, raw_tail
+from tribunal.jury.seat.answer import read_reply
+from tribunal.jury.seat.record import RejectedRung
+from tribunal.jury.verdict import (
     MAX_REPLY_BYTES,
     MalformedVerdict,
     Verdict,
     WrongLens,
     parse_verdict,
 )
-from tribunal.enums import CitationStatus, ReasonCode, SeatVerdict, Severity
 
 PASS = {"verdict": "pass", "lens": "defect", "findings": []}
 

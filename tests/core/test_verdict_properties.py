@@ -9,11 +9,11 @@ from typing import Any
 from hypothesis import assume, given
 from hypothesis import strategies as st
 
-from tribunal.core.answer import read_reply
-from tribunal.core.redaction import RAW_TAIL_BYTES
-from tribunal.core.seat_record import RejectedRung
-from tribunal.core.verdict import VerdictError, parse_verdict
 from tribunal.enums import SeatVerdict
+from tribunal.jury.redaction import RAW_TAIL_BYTES
+from tribunal.jury.seat.answer import read_reply
+from tribunal.jury.seat.record import RejectedRung
+from tribunal.jury.verdict import VerdictError, parse_verdict
 
 LENS = "defect"
 

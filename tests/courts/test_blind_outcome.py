@@ -9,13 +9,13 @@ import pytest
 
 from tests.blind_seats import EIGHT, all_pass, finding, held, passed, refused
 from tribunal.cli.exit_codes import ExitCode, for_outcome
-from tribunal.core.prompt import Adjudication
-from tribunal.core.seat_record import SAME_FAMILY, SeatRecord
-from tribunal.courts.blind import Flags, Proof, Proofs, decide
-from tribunal.courts.convergence import LedgerView, convergence_failed
-from tribunal.courts.findings import fingerprint
+from tribunal.courts.blind.convergence import LedgerView, convergence_failed
+from tribunal.courts.blind.decide import Flags, Proof, Proofs, decide
+from tribunal.courts.blind.findings import fingerprint
 from tribunal.enums import JudgmentVerdict, Outcome, ProofName, Severity
 from tribunal.errors import BadInput
+from tribunal.jury.prompt import Adjudication
+from tribunal.jury.seat.record import SAME_FAMILY, SeatRecord
 
 GREEN = Proofs.from_entries(
     [{"name": name.value, "ok": True, "detail": "held"} for name in ProofName]

@@ -7,13 +7,13 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from tribunal.cli.exit_codes import ExitCode, for_outcome
-from tribunal.core.prompt import Adjudication
-from tribunal.core.seat_record import SAME_FAMILY, SeatRecord
-from tribunal.core.verdict import Checked, Finding
-from tribunal.courts.blind import Flags, Proof, Proofs, decide
-from tribunal.courts.convergence import LedgerView
-from tribunal.courts.findings import fingerprint
+from tribunal.courts.blind.convergence import LedgerView
+from tribunal.courts.blind.decide import Flags, Proof, Proofs, decide
+from tribunal.courts.blind.findings import fingerprint
 from tribunal.enums import CitationStatus, Outcome, ProofName, SeatVerdict, Severity
+from tribunal.jury.prompt import Adjudication
+from tribunal.jury.seat.record import SAME_FAMILY, SeatRecord
+from tribunal.jury.verdict import Checked, Finding
 
 CLAIMS = ["crash on empty", "leaks a handle", "wrong message", "slow loop"]
 

@@ -14,11 +14,11 @@ from tests.courts.convening import CITED, Jury, Ran, contract_file, convene, jur
 from tests.hermetic import make_hermetic
 from tests.jurors import reply, verdict
 from tests.proof_projects import CALC_RIGHT, Change, change
-from tribunal.core.costs import CostBook, costs_document
-from tribunal.core.fleet import Rung
-from tribunal.core.transports import Usage
 from tribunal.documents import first_schema_error
 from tribunal.enums import Transport
+from tribunal.jury.fleet import Rung
+from tribunal.jury.seat.costs import CostBook, costs_document
+from tribunal.jury.transports import Usage
 
 # What every juror reply reports (tests/jurors.py): 11 prompt tokens, 7 completion tokens.
 PROMPT, COMPLETION = 11, 7

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from tribunal.courts.findings import (
+from tribunal.courts.blind.findings import (
     fingerprint,
     harness_finding,
     normalise_claim,

@@ -10,13 +10,13 @@ from pathlib import Path
 import pytest
 
 from tests.blind_seats import EIGHT, all_pass, finding, held, passed, refused
-from tribunal.core.routing import WEAKENED_GATE
-from tribunal.core.seat_record import SAME_FAMILY, SeatRecord, VerifierSeat
-from tribunal.courts.blind import Flags, Proofs, decide
+from tribunal.courts.blind.decide import Flags, Proofs, decide
 from tribunal.documents import first_schema_error
 from tribunal.enums import ProofName, SeatVerdict, Severity
 from tribunal.errors import BadInput
 from tribunal.frontmatter import parse_judgment
+from tribunal.jury.routing import WEAKENED_GATE
+from tribunal.jury.seat.record import SAME_FAMILY, SeatRecord, VerifierSeat
 from tribunal.records.blind_report import (
     BlindReport,
     console_report,

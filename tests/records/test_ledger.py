@@ -14,14 +14,14 @@ from click.testing import CliRunner
 
 from tests.blind_seats import all_pass, finding, passed, refused
 from tribunal.cli import cli
-from tribunal.core.prompt import Adjudication
-from tribunal.core.seat_record import SeatRecord
-from tribunal.core.verdict import Finding
-from tribunal.courts.blind import BlindDecision, Proofs, decide
-from tribunal.courts.findings import fingerprint
+from tribunal.courts.blind.decide import BlindDecision, Proofs, decide
+from tribunal.courts.blind.findings import fingerprint
 from tribunal.documents import first_schema_error
 from tribunal.enums import Outcome, Severity
 from tribunal.errors import BadInput
+from tribunal.jury.prompt import Adjudication
+from tribunal.jury.seat.record import SeatRecord
+from tribunal.jury.verdict import Finding
 from tribunal.records.ledger import (
     DisputeKey,
     adjudicate,
@@ -234,8 +234,8 @@ import sys
 sys.path.insert(0, {src!r})
 sys.path.insert(0, {root!r})
 from tests.blind_seats import all_pass
-from tribunal.courts.blind import Proofs, decide
-from tribunal.courts.convergence import LedgerView
+from tribunal.courts.blind.decide import Proofs, decide
+from tribunal.courts.blind.convergence import LedgerView
 from tribunal.records.ledger import DisputeKey, record_round
 decision = decide(all_pass(), Proofs.no_proofs(), ledger=LedgerView(round=int(sys.argv[1])))
 key = DisputeKey("c.yaml", "base")

@@ -6,10 +6,10 @@ from __future__ import annotations
 from dataclasses import replace
 
 from tests.blind_seats import EIGHT, all_pass, finding, held, passed, refused
-from tribunal.core.seat_record import SeatRecord
-from tribunal.courts.blind import BlindDecision, Flags, Proof, Proofs, decide
-from tribunal.courts.convergence import LedgerView
+from tribunal.courts.blind.convergence import LedgerView
+from tribunal.courts.blind.decide import BlindDecision, Flags, Proof, Proofs, decide
 from tribunal.enums import Outcome, ProofName, Severity
+from tribunal.jury.seat.record import SeatRecord
 from tribunal.records.next_steps import Convened, next_steps
 
 CONVENED = Convened(

@@ -264,7 +264,7 @@ def test_a_claim_cut_short_files_the_earlier_summary_under_its_own_run_id(
 
 
 def test_routing_and_envelope_are_written_owner_only_with_the_run_id(tmp_path: Path) -> None:
-    from tribunal.core.envelope import Envelope
+    from tribunal.jury.envelope.build import Envelope
 
     run = claim(tmp_path / "out", run_id="r9")
     routing = run.write_routing({"fleet": "fleet.yaml", "lenses": []})

@@ -97,7 +97,7 @@ def convene(
     import os
 
     from tribunal.atomic import dump_json
-    from tribunal.core.routing import too_large_for_every_rung
+    from tribunal.jury.routing import too_large_for_every_rung
     from tribunal.paths import display_path, find_root
     from tribunal.records.blind_report import console_report, summary_document
     from tribunal.records.rundir import JUDGMENT_NAME

@@ -47,8 +47,8 @@ def ladder(
     Exit 0 when every lens is seated, 3 when any lens holds, 2 on bad input.
     """
     from tribunal.atomic import dump_json
-    from tribunal.core.routing import too_large_for_every_rung
-    from tribunal.core.routing_table import render_table
+    from tribunal.jury.routing import too_large_for_every_rung
+    from tribunal.jury.routing_table import render_table
     from tribunal.paths import find_root
     from tribunal.workflows.ladder import LadderRequest
     from tribunal.workflows.ladder import ladder as route_lenses

@@ -75,7 +75,7 @@ def seat(
     Exit 0 pass, 1 refuse, 3 hold, 2 bad input (nothing dispatched, nothing written).
     """
     from tribunal.atomic import dump_json
-    from tribunal.core.seat_text import render_seat
+    from tribunal.cli.seat_text import render_seat
     from tribunal.enums import Role
     from tribunal.paths import display_path, find_root
     from tribunal.workflows.seat import SeatRequest

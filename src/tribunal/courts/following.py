@@ -20,7 +20,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from tribunal.courts.arbiter import Decision
+from tribunal.courts.judgment.decide import Decision
 from tribunal.enums import MatchStatus, ReasonKind
 from tribunal.jsontext import printable
 from tribunal.precedents.entry import Precedent

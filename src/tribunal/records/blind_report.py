@@ -13,15 +13,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from tribunal.core.routing import WEAKENED_GATE
-from tribunal.core.seat import on_verifier_ladder
-from tribunal.core.seat_record import SAME_FAMILY, SeatRecord
-from tribunal.courts.blind import BlindDecision, Proof, Proofs
-from tribunal.courts.findings import CourtFinding
+from tribunal.courts.blind.decide import BlindDecision, Proof, Proofs
+from tribunal.courts.blind.findings import CourtFinding
 from tribunal.enums import ProofStatus, ReasonCode, SeatVerdict, Severity
 from tribunal.frontmatter import render_judgment
+from tribunal.jury.routing import WEAKENED_GATE
+from tribunal.jury.seat.record import SAME_FAMILY, SeatRecord
+from tribunal.jury.seat.walk import on_verifier_ladder
+from tribunal.markdown import render
 from tribunal.records.rundir import JUDGMENT_NAME, SUMMARY_NAME, RunDir, verdict_name
-from tribunal.records.templates import render
 
 BLIND_JUDGMENT_TEMPLATE = "blind_judgment.md.j2"
 COURT = "blind"

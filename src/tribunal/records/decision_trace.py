@@ -11,8 +11,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from tribunal.courts.arbiter_rules import RuleCheck
-from tribunal.courts.rounds import Arbitration
+from tribunal.courts.arbiter.rounds import Arbitration
+from tribunal.courts.arbiter.rules import RuleCheck
 from tribunal.enums import ArbiterReason, CheckStatus, FinalVerdict, RoundStatus
 from tribunal.evidence.dispute.model import Dispute
 

@@ -14,12 +14,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from tribunal.courts.arbiter import Decision
 from tribunal.courts.following import NotApplied
+from tribunal.courts.judgment.decide import Decision
 from tribunal.documents import Document
 from tribunal.frontmatter import render_judgment
 from tribunal.jsontext import printable
-from tribunal.records.templates import JUDGMENT_TEMPLATE, render
+from tribunal.markdown import JUDGMENT_TEMPLATE, render
 
 NOT_CHECKED = "not checked"  # T-3: an absent expected_failure key is not checked
 

@@ -23,10 +23,10 @@ from pathlib import Path
 from typing import Any
 
 from tribunal.atomic import dump_json, write_atomic
-from tribunal.core.prompt import Adjudication
-from tribunal.courts.blind import BlindDecision
-from tribunal.courts.convergence import LedgerView
+from tribunal.courts.blind.convergence import LedgerView
+from tribunal.courts.blind.decide import BlindDecision
 from tribunal.errors import BadInput
+from tribunal.jury.prompt import Adjudication
 from tribunal.refs import parse_ref
 
 LEDGER_VERSION = 1

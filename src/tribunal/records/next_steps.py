@@ -17,10 +17,10 @@ import shlex
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from tribunal.core.seat_record import SeatRecord
-from tribunal.courts.blind import Proofs
-from tribunal.courts.findings import HARNESS_LENS, CourtFinding
+from tribunal.courts.blind.decide import Proofs
+from tribunal.courts.blind.findings import HARNESS_LENS, CourtFinding
 from tribunal.enums import Outcome, ProofsState, SeatVerdict
+from tribunal.jury.seat.record import SeatRecord
 
 NOTE_PLACEHOLDER = '"why it does not hold"'
 EVIDENCE_PLACEHOLDER = "PATH:LINE"

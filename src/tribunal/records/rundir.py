@@ -31,11 +31,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from tribunal.atomic import dump_json, write_atomic
-from tribunal.core.seat_record import SeatRecord
 from tribunal.errors import BadInput
+from tribunal.jury.seat.record import SeatRecord
 
 if TYPE_CHECKING:
-    from tribunal.core.envelope import Envelope
+    from tribunal.jury.envelope.build import Envelope
 
 STAMP_NAME = ".tribunal-stamp"
 SUMMARY_NAME = "summary.json"

@@ -11,17 +11,17 @@ from pathlib import Path
 from typing import Any
 
 from tribunal.atomic import write_atomic, write_json
-from tribunal.courts.arbiter_rules import ApplicablePrecedent
+from tribunal.courts.arbiter.rounds import Arbitration
+from tribunal.courts.arbiter.rounds import arbitrate as decide_dispute
+from tribunal.courts.arbiter.rules import ApplicablePrecedent
 from tribunal.courts.following import NotApplied, not_applied_precedents
-from tribunal.courts.rounds import Arbitration
-from tribunal.courts.rounds import arbitrate as decide_dispute
 from tribunal.evidence.dispute.checks import check_evidence
 from tribunal.evidence.dispute.model import DISPUTE_FILE, load_dispute
 from tribunal.evidence.dispute.movement import read_movement_files
 from tribunal.paths import display_path
 from tribunal.precedents.facts import Facts
 from tribunal.precedents.match import match_precedents
-from tribunal.records.arbitration import arbitration_record
+from tribunal.records.arbiter_judgment import arbitration_record
 from tribunal.records.decision_trace import trace_path_for
 from tribunal.records.filing import refuse_rewriting_a_record
 

@@ -23,21 +23,21 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from tribunal.core.builder import Builder, envelope_terms, resolve_builder
-from tribunal.core.contract import Contract, load_contract
-from tribunal.core.costs import costs_document
-from tribunal.core.dispatch import SeatJob, dispatch_seats
-from tribunal.core.envelope import Envelope, build_envelope
-from tribunal.core.fleet import Fleet, load_fleet
-from tribunal.core.floor import floor_warnings
-from tribunal.core.routing import Routing, route
-from tribunal.core.seat import SeatContext, seat_prompt
-from tribunal.core.seat_record import SeatRecord
-from tribunal.core.transports import Checkout, SeatRequest
-from tribunal.courts.blind import DEFAULT_MAX_ROUNDS, BlindDecision, Flags, Proofs, decide
-from tribunal.courts.convergence import LedgerView
+from tribunal.courts.blind.convergence import LedgerView
+from tribunal.courts.blind.decide import DEFAULT_MAX_ROUNDS, BlindDecision, Flags, Proofs, decide
 from tribunal.enums import Transport
 from tribunal.errors import BadInput
+from tribunal.jury.builder import Builder, envelope_terms, resolve_builder
+from tribunal.jury.envelope.build import Envelope, build_envelope
+from tribunal.jury.envelope.contract import Contract, load_contract
+from tribunal.jury.fleet import Fleet, load_fleet
+from tribunal.jury.floor import floor_warnings
+from tribunal.jury.routing import Routing, route
+from tribunal.jury.seat.costs import costs_document
+from tribunal.jury.seat.dispatch import SeatJob, dispatch_seats
+from tribunal.jury.seat.record import SeatRecord
+from tribunal.jury.seat.walk import SeatContext, seat_prompt
+from tribunal.jury.transports import Checkout, SeatRequest
 from tribunal.paths import display_path, find_root
 from tribunal.records.blind_report import BLIND_JUDGMENT_TEMPLATE, BlindReport, write_reports
 from tribunal.records.ledger import (
@@ -200,7 +200,7 @@ def _check_red(repo: Path, contract: Contract, label: str) -> None:
     """C-3: BadInput (field `red`, its line) when the contract's `red` names no commit."""
     if contract.red is None:
         return
-    from tribunal.evidence.proof_repo import ProofRepo
+    from tribunal.evidence.proofs.repo import ProofRepo
 
     with ProofRepo.open(repo, label) as git_repo:
         red = git_repo.resolve(contract.red)
@@ -241,7 +241,7 @@ def _prove(request: ConveneRequest, prepared: _Prepared) -> Proofs:
     """B-4 on the envelope's own commits; `--no-proofs` is named in every report."""
     if request.no_proofs:
         return Proofs.no_proofs()
-    from tribunal.evidence.proofs import run_proofs
+    from tribunal.evidence.proofs.prove import run_proofs
 
     envelope = prepared.envelope
     contract = prepared.contract

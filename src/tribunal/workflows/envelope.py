@@ -6,11 +6,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from tribunal.core.builder import envelope_terms, resolve_builder
-from tribunal.core.contract import load_contract
-from tribunal.core.envelope import Envelope, build_envelope, load_deny_file
-from tribunal.core.fleet import load_fleet
 from tribunal.errors import BadInput
+from tribunal.jury.builder import envelope_terms, resolve_builder
+from tribunal.jury.envelope.build import Envelope, build_envelope, load_deny_file
+from tribunal.jury.envelope.contract import load_contract
+from tribunal.jury.fleet import load_fleet
 from tribunal.paths import display_path
 
 

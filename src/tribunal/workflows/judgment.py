@@ -12,13 +12,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from tribunal.courts.arbiter import Decision, decide, reason_kind
 from tribunal.courts.following import (
     Followed,
     NotApplied,
     follow_precedents,
     not_applied_precedents,
 )
+from tribunal.courts.judgment.decide import Decision, decide, reason_kind
 from tribunal.documents import Document, load_yaml
 from tribunal.errors import BadInput, BrokenRef
 from tribunal.evidence.collect import (

@@ -11,7 +11,7 @@ from tribunal.enums import JudgmentVerdict
 from tribunal.outputs import check_output_path, write_output_text
 from tribunal.paths import display_path
 from tribunal.records.filing import refuse_rewriting_a_record
-from tribunal.records.manual import manual_judgment_text
+from tribunal.records.manual_judgment import manual_judgment_text
 
 
 @dataclass(frozen=True)

@@ -7,13 +7,13 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from tribunal.core.builder import resolve_builder
-from tribunal.core.fleet import load_fleet
-from tribunal.core.floor import floor_warnings
-from tribunal.core.lenses import Lens
-from tribunal.core.prompt_size import envelope_bytes, lens_prompt_tokens
-from tribunal.core.routing import Routing, route
 from tribunal.errors import BadInput
+from tribunal.jury.builder import resolve_builder
+from tribunal.jury.fleet import load_fleet
+from tribunal.jury.floor import floor_warnings
+from tribunal.jury.lenses import Lens
+from tribunal.jury.prompt_size import envelope_bytes, lens_prompt_tokens
+from tribunal.jury.routing import Routing, route
 from tribunal.paths import display_path
 
 

@@ -10,18 +10,18 @@ from pathlib import Path
 from typing import Any
 
 from tribunal.atomic import write_atomic
-from tribunal.core.builder import resolve_builder
-from tribunal.core.envelope_read import read_envelope
-from tribunal.core.fleet import load_fleet
-from tribunal.core.routing import too_large_for_every_rung
-from tribunal.core.seat_alone import fleet_lens, seat_route, sit_alone, tier_lens
-from tribunal.core.seat_record import SeatRecord
-from tribunal.courts.role_seats import BRIEFS
-from tribunal.courts.seated_vote import seated_vote, vote_target
+from tribunal.courts.arbiter.roles import BRIEFS
+from tribunal.courts.arbiter.seated_vote import seated_vote, vote_target
 from tribunal.documents import first_schema_error
 from tribunal.enums import Role, SeatVerdict
 from tribunal.evidence.dispute.model import load_dispute
 from tribunal.frontmatter import dump_mapping
+from tribunal.jury.builder import resolve_builder
+from tribunal.jury.envelope.read import read_envelope
+from tribunal.jury.fleet import load_fleet
+from tribunal.jury.routing import too_large_for_every_rung
+from tribunal.jury.seat.alone import fleet_lens, seat_route, sit_alone, tier_lens
+from tribunal.jury.seat.record import SeatRecord
 from tribunal.paths import display_path
 
 

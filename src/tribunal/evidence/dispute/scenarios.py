@@ -18,7 +18,7 @@ from tribunal.documents import read_text
 from tribunal.enums import DisputeEvidenceKind, TestOutcome
 from tribunal.errors import BadInput
 from tribunal.evidence.dispute.checks import KindCheck, Shortfall
-from tribunal.evidence.junit_report import testcase_outcomes
+from tribunal.evidence.proofs.junit import testcase_outcomes
 
 if TYPE_CHECKING:
     from tribunal.evidence.dispute.model import Dispute

@@ -1,0 +1,248 @@
+"""The fleet file: model rungs, tiers as ordered ladders, and the lenses they seat (L-1).
+
+Loaded through `tribunal.documents` and checked against `fleet.schema.json`; every error names
+the file, the line and the field (C-3). Keys never live in the file: a rung names the
+environment variable that holds its key (L-8).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from tribunal.documents import Document, load_yaml, validate
+from tribunal.enums import Transport
+from tribunal.jury.lenses import DEFAULT_LENSES, DEFAULTS_BY_ID, Lens
+from tribunal.jury.prompt_size import DEFAULT_ANSWER_TOKENS, holds
+from tribunal.jury.transports.deadline import DEFAULT_TIMEOUT_S
+
+# L-1 shorthand: where a provider's key comes from when the rung names none.
+SHORTHAND_KEY_ENV: dict[Transport, str] = {
+    Transport.OPENAI: "OPENAI_API_KEY",
+    Transport.ANTHROPIC: "ANTHROPIC_API_KEY",
+}
+
+
+@dataclass(frozen=True)
+class Rung:
+    """One model a seat can be given to, and how to reach it (L-1, L-7)."""
+
+    id: str
+    family: str
+    transport: Transport
+    model: str | None = None
+    endpoint: str | None = None  # None: the provider's default or environment (OPENAI_BASE_URL …)
+    api_key_env: str | None = None
+    context_tokens: int | None = None  # None: holds any artifact
+    max_output_tokens: int | None = None
+    reasoning: bool = False
+    params: Mapping[str, Any] = field(default_factory=dict)
+    headers: Mapping[str, str] = field(default_factory=dict)
+    cost: Mapping[str, float] | None = None
+    local: bool = False
+    timeout_s: float = DEFAULT_TIMEOUT_S
+    max_concurrency: int = 4
+    command: tuple[str, ...] | None = None
+    answers: Path | None = None  # replay: resolved against the fleet file's directory
+    shorthand: bool = False
+
+    @property
+    def answer_budget(self) -> int:
+        """The tokens kept free for the answer (L-3)."""
+        return self.max_output_tokens or DEFAULT_ANSWER_TOKENS
+
+    @property
+    def key_env(self) -> str | None:
+        """The environment variable this rung's key comes from, or None when it needs none."""
+        if self.api_key_env is not None:
+            return self.api_key_env
+        return SHORTHAND_KEY_ENV.get(self.transport) if self.shorthand else None
+
+    def holds(self, tokens: int) -> bool:
+        """L-3: True when the context holds a `tokens` prompt plus the answer budget."""
+        return holds(self.context_tokens, tokens, self.answer_budget)
+
+
+@dataclass(frozen=True)
+class Tier:
+    """An ordered ladder of rung ids; a fused tier also has a verifier ladder (L-5)."""
+
+    name: str
+    ladder: tuple[str, ...]
+    verifier: tuple[str, ...] | None = None
+
+    @property
+    def fused(self) -> bool:
+        """True for a tier whose seats pass only if primary AND verifier pass."""
+        return self.verifier is not None
+
+
+@dataclass(frozen=True)
+class Fleet:
+    """A loaded, checked fleet file."""
+
+    label: str
+    rungs: Mapping[str, Rung]  # in the order the file declares them
+    tiers: Mapping[str, Tier]
+    lenses: tuple[Lens, ...]
+    document: Document = field(repr=False, compare=False)
+
+    @property
+    def families(self) -> tuple[str, ...]:
+        """Every family some rung declares, sorted, each once (compared case-insensitively)."""
+        seen: dict[str, str] = {}
+        for rung in self.rungs.values():
+            seen.setdefault(rung.family.casefold(), rung.family)
+        return tuple(sorted(seen.values(), key=str.casefold))
+
+
+def load_fleet(path: Path, label: str | None = None) -> Fleet:
+    """Load and check the fleet file at `path`.
+
+    Returns the `Fleet`; raises `BadInput` (file, line, field) for malformed YAML, a schema
+    violation, a duplicate rung id, a ladder naming an unknown rung, or a lens whose tier is
+    missing.
+    """
+    document = load_yaml(path, label)
+    validate(document, "fleet")
+    rungs = _rungs(document, Path(path).parent)
+    tiers = _tiers(document, rungs)
+    lenses = _lenses(document, tiers)
+    return Fleet(label=document.label, rungs=rungs, tiers=tiers, lenses=lenses, document=document)
+
+
+def _rungs(document: Document, base: Path) -> dict[str, Rung]:
+    rungs: dict[str, Rung] = {}
+    for index, entry in enumerate(document.data["rungs"]):
+        rung = _rung(entry, base)
+        _check_reachable(document, index, rung)
+        if rung.id in rungs:
+            key = "use" if rung.shorthand else "id"
+            raise document.bad(f"duplicate rung id {rung.id!r}", ("rungs", index, key))
+        rungs[rung.id] = rung
+    return rungs
+
+
+def _check_reachable(document: Document, index: int, rung: Rung) -> None:
+    """L-1, C-3: mistakes that would otherwise surface only when the walk reaches the rung —
+    after earlier rungs were paid for — are bad input when the fleet is loaded: an endpoint
+    that is not an http(s) URL with a host, a replay answers file that is missing or does
+    not parse. Raises BadInput naming the fleet file, line and field."""
+    from urllib.parse import urlsplit
+
+    if rung.endpoint is not None:
+        # The schema checks the scheme; a URL with no host (`http:///v1`) passes it.
+        parts = urlsplit(rung.endpoint)
+        if parts.scheme not in ("http", "https") or not parts.hostname:
+            raise document.bad(
+                f"{rung.endpoint!r} is not an http(s) URL", ("rungs", index, "endpoint")
+            )
+    if rung.answers is not None:
+        from tribunal.errors import BadInput
+        from tribunal.jury.transports.replay import load_answers
+
+        where = ("rungs", index, "answers")
+        shown = document.data["rungs"][index]["answers"]
+        if not rung.answers.is_file():
+            raise document.bad(f"answers file {shown!r} does not exist", where)
+        try:
+            load_answers(rung.answers, shown)
+        except BadInput as error:
+            raise document.bad(f"answers file {error}", where) from None
+
+
+def _rung(entry: dict[str, Any], base: Path) -> Rung:
+    if "use" in entry:
+        # L-1 shorthand: `provider/model`; family = provider unless given (Ollama needs it).
+        provider, _, model = entry["use"].partition("/")
+        transport = Transport(provider)
+        identity: dict[str, Any] = {
+            "id": entry["use"],
+            "family": entry.get("family", provider),
+            "transport": transport,
+            "model": model,
+            "shorthand": True,
+        }
+    else:
+        transport = Transport(entry["transport"])
+        identity = {
+            "id": entry["id"],
+            "family": entry["family"],
+            "transport": transport,
+            "model": entry.get("model"),
+            "command": tuple(entry["command"]) if "command" in entry else None,
+            "answers": (base / entry["answers"]) if "answers" in entry else None,
+        }
+    local = entry.get("local", transport is Transport.OLLAMA)
+    return Rung(
+        **identity,
+        endpoint=entry.get("endpoint"),
+        api_key_env=entry.get("api_key_env"),
+        context_tokens=entry.get("context_tokens"),
+        max_output_tokens=entry.get("max_output_tokens"),
+        reasoning=entry.get("reasoning", False),
+        params=dict(entry.get("params", {})),
+        headers=dict(entry.get("headers", {})),
+        cost=dict(entry["cost"]) if "cost" in entry else None,
+        local=local,
+        timeout_s=float(entry.get("timeout_s", DEFAULT_TIMEOUT_S)),
+        max_concurrency=entry.get("max_concurrency", 1 if local else 4),
+    )
+
+
+def _tiers(document: Document, rungs: Mapping[str, Rung]) -> dict[str, Tier]:
+    tiers: dict[str, Tier] = {}
+    for name, value in document.data["tiers"].items():
+        if isinstance(value, list):
+            tiers[name] = Tier(name, _ladder(document, rungs, value, ("tiers", name)))
+        else:
+            primary = _ladder(document, rungs, value["primary"], ("tiers", name, "primary"))
+            verifier = _ladder(document, rungs, value["verifier"], ("tiers", name, "verifier"))
+            tiers[name] = Tier(name, primary, verifier)
+    return tiers
+
+
+def _ladder(
+    document: Document, rungs: Mapping[str, Rung], ids: list[str], where: tuple[str, ...]
+) -> tuple[str, ...]:
+    seen: set[str] = set()
+    for index, rung_id in enumerate(ids):
+        if rung_id not in rungs:
+            message = f"unknown rung {rung_id!r}; declared rungs: {', '.join(rungs)}"
+            raise document.bad(message, (*where, index))
+        if rung_id in seen:
+            raise document.bad(f"rung {rung_id!r} appears twice on this ladder", (*where, index))
+        seen.add(rung_id)
+    return tuple(ids)
+
+
+def _lenses(document: Document, tiers: Mapping[str, Tier]) -> tuple[Lens, ...]:
+    declared = document.data.get("lenses")
+    if declared is None:
+        for lens in DEFAULT_LENSES:
+            if lens.tier not in tiers:
+                raise document.bad(
+                    f"no tier {lens.tier!r}, which the default lens {lens.id!r} routes on "
+                    "(declare the tier, or declare `lenses:`)",
+                    ("tiers",),
+                )
+        return DEFAULT_LENSES
+    lenses: list[Lens] = []
+    for lens_id, spec in declared.items():
+        default = DEFAULTS_BY_ID.get(lens_id)
+        tier = spec.get("tier", default.tier if default else None)
+        question = spec.get("question", default.question if default else None)
+        if tier is None or question is None:
+            missing = "tier" if tier is None else "question"
+            raise document.bad(
+                f"{missing} is required for a lens that is not one of the default eight",
+                ("lenses", lens_id),
+            )
+        if tier not in tiers:
+            raise document.bad(
+                f"unknown tier {tier!r}; tiers: {', '.join(tiers)}", ("lenses", lens_id, "tier")
+            )
+        lenses.append(Lens(lens_id, tier, question))
+    return tuple(lenses)

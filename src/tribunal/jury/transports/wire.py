@@ -1,0 +1,161 @@
+"""One JSON POST over httpx for every HTTP transport, with the L-6 faults mapped in one place.
+
+The body is streamed and read no further than its cap, so a 10 MB reply never sits in memory
+(L-6: over 1 MiB is `malformed`). Connection errors, timeouts and non-2xx statuses become
+`not_answered` with the status; a 400 whose body says the context is exceeded is `capacity`;
+a 2xx body that is not a JSON object is `malformed`. Every message and tail is redacted (L-8).
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import re
+import threading
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from tribunal.errors import BadInput
+from tribunal.jury.redaction import raw_tail, redact
+from tribunal.jury.transports.deadline import Deadline
+from tribunal.jury.transports.failures import NotAnswered, OverCapacity, Oversize, Unreadable
+from tribunal.jury.verdict import MAX_REPLY_BYTES
+
+if TYPE_CHECKING:
+    import ssl
+
+ERROR_BODY_CAP = 64 * 1024  # an error body is read for its words, never in full
+
+# L-6: how OpenAI-compatible servers, Anthropic and gateways word "your input is too long".
+CONTEXT_EXCEEDED = re.compile(
+    r"context[ _-]?(length|window)|maximum context|prompt is too long|input is too long"
+    r"|too many (input )?tokens|reduce the length|exceeds? the (model'?s )?(maximum )?"
+    r"(context|token limit|input)",
+    re.IGNORECASE,
+)
+
+
+@dataclass(frozen=True)
+class WireReply:
+    """A 2xx reply: its status, its JSON object, and the redacted raw tail."""
+
+    status: int
+    data: dict[str, Any]
+    raw_tail: str
+
+
+def post_json(
+    url: str,
+    body: Mapping[str, Any],
+    *,
+    headers: Mapping[str, str],
+    deadline: Deadline,
+    secrets: Sequence[str],
+) -> WireReply:
+    """POST `body` as JSON to `url` once (no retries) and return the 2xx reply object.
+
+    Raises NotAnswered (connection refused, timeout, non-2xx), OverCapacity (400 saying the
+    context is exceeded), Oversize (a 2xx body over 1 MiB) or Unreadable (a 2xx body that is
+    not a JSON object); BadInput (field `endpoint`) when `url` is not an http(s) URL.
+    """
+    import httpx
+
+    rung = deadline.rung
+    sent = {"Accept-Encoding": "identity", **headers}  # compressed bodies could defeat the cap
+    try:
+        with (
+            # L-7: every read is held to the call's deadline, not only the first one.
+            httpx.Client(verify=_tls(), transport=deadline.transport(_tls())) as client,
+            client.stream(
+                "POST", url, json=dict(body), headers=sent, timeout=deadline.httpx_timeout()
+            ) as response,
+        ):
+            status = response.status_code
+            ok = 200 <= status < 300
+            data, cut = _read_capped(response, MAX_REPLY_BYTES if ok else ERROR_BODY_CAP, deadline)
+    except httpx.TimeoutException:
+        raise deadline.expired() from None
+    except (httpx.InvalidURL, httpx.UnsupportedProtocol) as error:
+        # a fleet mistake, not a rung that did not answer: re-seating would hide it (C-3)
+        message = redact(f"rung {rung!r}: endpoint {url!r} is not an http(s) URL: {error}", secrets)
+        raise BadInput(message, field="endpoint") from None
+    except httpx.HTTPError as error:
+        message = redact(f"{type(error).__name__}: {error}", secrets)
+        raise NotAnswered(message, rung=rung) from None
+    text = data.decode("utf-8", errors="replace")
+    tail = raw_tail(text, secrets, cut=cut)
+    if not ok:
+        if status == 400 and CONTEXT_EXCEEDED.search(redact(text, secrets)):
+            raise OverCapacity(
+                "the server refused the input as too long", rung=rung, status=status, raw_tail=tail
+            )
+        raise NotAnswered(f"HTTP {status}", rung=rung, status=status, raw_tail=tail)
+    if cut:
+        raise Oversize(
+            f"reply over {MAX_REPLY_BYTES} bytes, read no further",
+            rung=rung,
+            status=status,
+            raw_tail=tail,
+        )
+    try:
+        parsed = json.loads(text)
+    except (ValueError, RecursionError):  # a megabyte of `[[[[` nests deeper than the parser
+        parsed = None
+    if not isinstance(parsed, dict):
+        raise Unreadable(
+            "the reply body is not a JSON object", rung=rung, status=status, raw_tail=tail
+        )
+    return WireReply(status=status, data=parsed, raw_tail=tail)
+
+
+_TLS_LOCK = threading.Lock()
+
+
+def _tls() -> ssl.SSLContext:
+    """One TLS context for every call: building one per client costs tens of milliseconds.
+
+    Built under a lock: eight seats starting at once (L-9) would otherwise each build one,
+    all holding the GIL, and a convening of eight would start a second later than one (X-1).
+    """
+    with _TLS_LOCK:
+        return _tls_context()
+
+
+@functools.cache
+def _tls_context() -> ssl.SSLContext:
+    import httpx
+
+    return httpx.create_ssl_context()
+
+
+def _read_capped(response: Any, cap: int, deadline: Deadline) -> tuple[bytes, bool]:
+    """At most `cap` bytes of the streamed body, and whether there was more (then the rest is
+    never read: the connection is closed). The deadline is checked between chunks, so a
+    trickling server cannot outlast it."""
+    body = bytearray()
+    for chunk in response.iter_bytes():
+        deadline.remaining()
+        room = cap - len(body)
+        if len(chunk) > room:
+            body += chunk[:room]
+            return bytes(body), True
+        body += chunk
+    return bytes(body), False
+
+
+def unreadable(message: str, reply: WireReply, rung: str) -> Unreadable:
+    """The failure for a 2xx JSON object that lacks the protocol's reply fields."""
+    return Unreadable(message, rung=rung, status=reply.status, raw_tail=reply.raw_tail)
+
+
+def mapping(value: Any) -> dict[str, Any]:
+    """`value` when it is a JSON object, else an empty one (a field the server left out)."""
+    return value if isinstance(value, dict) else {}
+
+
+def int_or_none(value: Any) -> int | None:
+    """A reported token count, or None when it is missing or not an integer (never a guess)."""
+    if isinstance(value, bool) or not isinstance(value, int):
+        return None
+    return value

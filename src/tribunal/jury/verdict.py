@@ -1,0 +1,312 @@
+"""A juror's verdict: its shape (V-1), how a reply is read (V-2) and normalised (V-3).
+
+Reading fails closed. The reply is untrusted text from a model: only the LAST JSON object in it
+that carries `verdict` counts, and anything that is not exactly a V-1 verdict is a
+`MalformedVerdict` (which L-6 turns into a REFUSE), never a pass. Only `VerdictError`s escape
+`parse_verdict` (S-5).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, replace
+from typing import Any
+
+from tribunal.documents import DuplicateKey, reject_duplicate_keys
+from tribunal.enums import CitationStatus, ReasonCode, SeatVerdict, Severity
+from tribunal.errors import TribunalError
+from tribunal.jury.redaction import raw_tail
+
+# L-6: a reply over 1 MiB is malformed and read no further (the transports' cap too).
+MAX_REPLY_BYTES = 1 << 20
+
+# V-2: a fence line (``` or ~~~ with an optional info string). Fence markers sharing a line with
+# the JSON stay: the reader looks for objects, not for lines, so they cannot hide one.
+_FENCE = re.compile(r"^[ \t]*(?:```|~~~)[\w+.-]*[ \t]*$", re.M)
+# V-1 string form: "[severity] path:line claim" (the location is optional, a ':' after it too).
+_STRING_FINDING = re.compile(
+    r"\s*\[\s*(?P<severity>[A-Za-z]+)\s*\]\s*"
+    r"(?:(?P<location>[^\s\[\]]+?:\d+(?:-\d+)?):?(?:\s+|$))?"
+    r"(?P<claim>.*)",
+    re.S,
+)
+_SERIOUS = (Severity.BLOCKER, Severity.MAJOR)
+# V-2: where a verdict object can start — an object whose first key is a string.
+_OBJECT_START = re.compile(r'\{\s*"')
+_WINDOW = 1024
+_ATTEMPT_TOLL = 64
+_WORK_BUDGET = 16 * MAX_REPLY_BYTES
+
+
+class VerdictError(TribunalError):
+    """A reply that yields no verdict for the seated lens; `raw_tail` keeps its last bytes."""
+
+    def __init__(self, message: str, *, raw_tail: str) -> None:
+        super().__init__(message)
+        self.message = message
+        self.raw_tail = raw_tail
+
+
+class MalformedVerdict(VerdictError):
+    """L-6 `malformed`: no verdict JSON, refusal text, no lens, not exactly pass/refuse, ..."""
+
+
+class WrongLens(VerdictError):
+    """L-6 `wrong_lens`: a verdict for another lens than the seated one."""
+
+    def __init__(self, *, seated: str, answered: str, raw_tail: str) -> None:
+        super().__init__(
+            f"verdict for lens {answered!r}, seated lens {seated!r}", raw_tail=raw_tail
+        )
+        self.seated = seated
+        self.answered = answered
+
+
+@dataclass(frozen=True)
+class Finding:
+    """One V-1 finding; `citation` is the V-4 mark (`not_checked` until checked)."""
+
+    severity: Severity
+    claim: str
+    evidence: str | None = None
+    location: str | None = None
+    citation: CitationStatus = CitationStatus.NOT_CHECKED
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON form kept in a SeatRecord."""
+        return {
+            "severity": self.severity.value,
+            "claim": self.claim,
+            "evidence": self.evidence,
+            "location": self.location,
+            "citation": self.citation.value,
+        }
+
+
+@dataclass(frozen=True)
+class Checked:
+    """One V-1 `checked` entry: what the juror says it verified, and where."""
+
+    claim: str
+    location: str
+    evidence: str | None = None
+    citation: CitationStatus = CitationStatus.NOT_CHECKED
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON form kept in a SeatRecord."""
+        return {
+            "claim": self.claim,
+            "evidence": self.evidence,
+            "location": self.location,
+            "citation": self.citation.value,
+        }
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """A read and normalised verdict for one lens.
+
+    `reason` is `contradictory_pass` (V-3) or `malformed` (L-6) when the verdict was rewritten
+    to a refuse; `note` says why; `raw_tail` keeps the reply's tail for a malformed one.
+    """
+
+    verdict: SeatVerdict
+    lens: str
+    findings: tuple[Finding, ...] = ()
+    checked: tuple[Checked, ...] = ()
+    reason: ReasonCode | None = None
+    note: str | None = None
+    raw_tail: str | None = None
+
+    @property
+    def low_information(self) -> bool:
+        """V-3: a pass is bare unless a finding or `checked` entry passed the V-4 check."""
+        if self.verdict is not SeatVerdict.PASS:
+            return False
+        marks = [entry.citation for entry in self.findings]
+        marks += [entry.citation for entry in self.checked]
+        return CitationStatus.VERIFIED not in marks
+
+
+def parse_verdict(
+    text: str, *, lens: str, secrets: Iterable[str] = (), shown: str | None = None
+) -> Verdict:
+    """Read the verdict for `lens` from a juror's reply (V-2) and normalise it (V-3).
+
+    `shown` is the prompt the seat was given (the envelope inside it): a verdict object whose
+    exact text occurs in it is a copy of the material, not the juror's own verdict (S-2).
+    Returns a pass or refuse `Verdict` (citations not yet checked). Raises `MalformedVerdict`
+    when the reply holds no exact V-1 verdict (or only a copied one) and `WrongLens` when it
+    answers another lens.
+    """
+    secrets = tuple(secrets)
+    if len(text.encode("utf-8", errors="replace")) > MAX_REPLY_BYTES:
+        raise MalformedVerdict(
+            f"reply over {MAX_REPLY_BYTES} bytes", raw_tail=raw_tail(text[-4096:], secrets=secrets)
+        )
+
+    def malformed(message: str) -> MalformedVerdict:
+        return MalformedVerdict(message, raw_tail=raw_tail(text, secrets=secrets))
+
+    found, source = _last_verdict_object(_FENCE.sub("", text), malformed)
+    if shown is not None and _copied(source, shown):
+        # S-2: a juror that echoes an injected file has not judged; only its own reply counts.
+        raise malformed("verdict copied from the envelope: the reply repeats text it was shown")
+    value = found["verdict"]
+    if value not in ("pass", "refuse"):
+        raise malformed(f"verdict {_short(value)} is not exactly pass or refuse")
+    answered = found.get("lens")
+    if not isinstance(answered, str) or not answered:
+        raise malformed("verdict without lens")
+    if answered != lens:
+        raise WrongLens(seated=lens, answered=answered, raw_tail=raw_tail(text, secrets=secrets))
+    return _normalise(_build(found, malformed))
+
+
+def _copied(source: str, shown: str) -> bool:
+    """S-2: True when the verdict's JSON text occurs verbatim in what the seat was shown (also
+    once fence lines are stripped from both, as they are from the reply)."""
+    return source in shown or source in _FENCE.sub("", shown)
+
+
+def _last_verdict_object(
+    text: str, malformed: Callable[[str], MalformedVerdict]
+) -> tuple[dict[str, Any], str]:
+    """V-2: the last top-level JSON object in `text` that carries `verdict`, and the exact
+    text it was decoded from.
+
+    Every `{"` is a possible start (prose braces simply fail to decode). Each attempt decodes a
+    window that grows only while the object may run past it, and all attempts share one work
+    budget, so a 1 MiB reply built to be slow to read is malformed in bounded time, never a hang.
+    """
+    decoder = json.JSONDecoder(object_pairs_hook=reject_duplicate_keys)
+    budget = _WORK_BUDGET
+    last: tuple[dict[str, Any], str] | None = None
+    position = 0
+    for match in _OBJECT_START.finditer(text):
+        start = match.start()
+        if start < position:
+            continue  # inside an object already read: nested objects are not verdicts of their own
+        window = _WINDOW
+        value = None
+        while True:
+            chunk = text[start : start + window]
+            retry = False
+            # Charge what the decoder read (plus a toll per attempt), not the window's size.
+            try:
+                value, end = decoder.raw_decode(chunk)
+                spent = end
+            except json.JSONDecodeError as error:
+                retry = start + len(chunk) < len(text) and _cut_short(error, len(chunk))
+                unterminated = error.msg.startswith("Unterminated string")
+                spent = len(chunk) if retry or unterminated else error.pos + 1
+            except RecursionError:
+                spent = len(chunk)
+            except DuplicateKey as exc:
+                raise malformed(f"duplicate key {_short(exc.key)} in a JSON object") from None
+            budget -= spent + _ATTEMPT_TOLL
+            if budget < 0:
+                raise malformed("reply too tangled to read a verdict from")
+            if not retry:
+                break
+            window *= 4
+        if value is None:
+            continue
+        position = start + end
+        if isinstance(value, dict) and "verdict" in value:
+            last = value, text[start:position]
+    if last is None:
+        raise malformed('no JSON object carrying "verdict" in the reply')
+    return last
+
+
+def _cut_short(error: json.JSONDecodeError, length: int) -> bool:
+    """True when decoding may have failed only because the window ended (a string, literal,
+    number or escape cut at its edge), so a wider window could still succeed."""
+    return error.msg.startswith("Unterminated string") or error.pos >= length - 16
+
+
+def _build(found: dict[str, Any], malformed: Any) -> Verdict:
+    """Normalise string findings (V-1), check the shape against the shipped schema, build."""
+    from tribunal.documents import first_schema_error, format_field
+
+    # An absent or null list is an empty one: that can only make a pass bare (V-3), never more.
+    # Any other falsy value ({}, false, 0, "") is not a list: the schema rejects it (V-2).
+    findings = _list_or_empty(found.get("findings"))
+    if isinstance(findings, list):
+        findings = [_finding_object(item) for item in findings]
+    shaped = {**found, "findings": findings, "checked": _list_or_empty(found.get("checked"))}
+    error = first_schema_error(shaped, "verdict")
+    if error is not None:
+        message, where = error
+        field = format_field(where)
+        raise malformed(f"{field}: {message}" if field else message)
+    return Verdict(
+        verdict=SeatVerdict(shaped["verdict"]),
+        lens=shaped["lens"],
+        findings=tuple(
+            Finding(
+                severity=Severity(item["severity"]),
+                claim=item["claim"],
+                evidence=item.get("evidence"),
+                location=item.get("location"),
+            )
+            for item in shaped["findings"]
+        ),
+        checked=tuple(
+            Checked(claim=item["claim"], location=item["location"], evidence=item.get("evidence"))
+            for item in shaped["checked"]
+        ),
+    )
+
+
+def _list_or_empty(value: Any) -> Any:
+    """`[]` for an absent or null list, else `value` as it came (the schema judges it)."""
+    return [] if value is None else value
+
+
+def _finding_object(item: Any) -> Any:
+    """`"[severity] path:line claim"` -> a finding object; anything else as it came, with a
+    severity spelled in capitals lowered (the schema judges the rest)."""
+    if isinstance(item, dict):
+        severity = item.get("severity")
+        if isinstance(severity, str):
+            return {**item, "severity": severity.strip().lower()}
+        return item
+    if not isinstance(item, str):
+        return item
+    match = _STRING_FINDING.fullmatch(item)
+    if match is None:
+        # Not of the form: a severity nobody can read makes the whole verdict malformed.
+        return {"claim": item}
+    return {
+        "severity": match["severity"].lower(),
+        "claim": match["claim"].strip(),
+        "location": match["location"],
+    }
+
+
+def _normalise(verdict: Verdict) -> Verdict:
+    """V-3: a pass that lists a blocker or major finding is a refuse, the severity named."""
+    if verdict.verdict is not SeatVerdict.PASS:
+        return verdict
+    severities = {finding.severity for finding in verdict.findings}
+    for severity in _SERIOUS:
+        if severity in severities:
+            return replace(
+                verdict,
+                verdict=SeatVerdict.REFUSE,
+                reason=ReasonCode.CONTRADICTORY_PASS,
+                note=f"contradictory pass: lists a {severity.value} finding",
+            )
+    return verdict
+
+
+def _short(value: Any) -> str:
+    try:
+        text = json.dumps(value, ensure_ascii=False)
+    except (ValueError, RecursionError):
+        text = type(value).__name__
+    return text if len(text) <= 60 else text[:57] + "..."

@@ -5,7 +5,7 @@ from __future__ import annotations
 import subprocess
 import sys
 
-from tests.conftest import REPO
+from testing import REPO
 
 
 def test_bench_quick_runs_every_benchmark() -> None:

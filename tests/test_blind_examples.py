@@ -6,8 +6,9 @@ from __future__ import annotations
 
 import shlex
 
-from tests.conftest import REPO
-from tests.markdown_page import Page
+from testing import REPO
+from testing.markdown_page import Page
+
 from tribunal.documents import load_yaml
 from tribunal.enums import SeatVerdict
 from tribunal.jury.builder import resolve_builder

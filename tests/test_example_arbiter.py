@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from testing import REPO
 
-from tests.conftest import REPO
 from tribunal.cli import cli
 
 EXAMPLE = Path("examples/arbiter/rate-limit")

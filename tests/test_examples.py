@@ -3,8 +3,9 @@ are (L-1, L-2)."""
 
 from __future__ import annotations
 
-from tests.conftest import REPO
-from tests.markdown_page import Page
+from testing import REPO
+from testing.markdown_page import Page
+
 from tribunal.documents import load_yaml
 from tribunal.enums import RouteStatus, SeatVerdict
 from tribunal.jury.builder import resolve_builder

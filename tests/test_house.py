@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import tomllib
 
-from tests.conftest import REPO
+from testing import REPO
 
 PACKAGE = REPO / "src" / "tribunal"
 ENTRY_POINTS = {"tribunal.launch", "tribunal.__main__"}

@@ -11,9 +11,8 @@ import tomllib
 from pathlib import Path
 
 import pytest
-
-from tests.checkout import tracked_files
-from tests.conftest import REPO
+from testing import REPO
+from testing.checkout import tracked_files
 
 DISTRIBUTION = "tribunal-court"
 OUR_NAMES = frozenset({"tribunal", DISTRIBUTION})

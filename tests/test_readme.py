@@ -12,10 +12,9 @@ import re
 from pathlib import Path
 
 import pytest
-
-from tests.conftest import REPO
-from tests.markdown_page import Fence, Page
-from tests.reader_shell import LEFT_HOME, reader_failure, reader_script, run_as_reader
+from testing import REPO
+from testing.markdown_page import Fence, Page
+from testing.reader_shell import LEFT_HOME, reader_failure, reader_script, run_as_reader
 
 README = Page.read(REPO / "README.md", REPO)
 STOPPED = "the shell stopped in the block at "

@@ -10,8 +10,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-from tests.checkout import copy_checkout
-from tests.conftest import REPO
+from testing import REPO
+from testing.checkout import copy_checkout
 
 
 def run_smoke(checkout: Path, tmp_path: Path) -> subprocess.CompletedProcess[str]:

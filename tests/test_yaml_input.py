@@ -10,8 +10,8 @@ import pytest
 from click.testing import CliRunner
 from hypothesis import given
 from hypothesis import strategies as st
+from testing.duel_data import REPO, checkout
 
-from tests.duel_data import REPO, checkout
 from tribunal.cli import cli
 from tribunal.documents import load_yaml, parse_yaml
 from tribunal.errors import BadInput

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from testing.fleets import ALL_KEYS, SPEC_FLEET, write_fleet
 
-from tests.core.fleets import ALL_KEYS, SPEC_FLEET, write_fleet
 from tribunal.cli import cli
 from tribunal.documents import first_schema_error
 

@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 import yaml
 from click.testing import CliRunner, Result
+from testing.disputes import make_dispute
+from testing.gitrepo import GitRepo
 
-from tests.dispute_builder import make_dispute
-from tests.gitrepo import GitRepo
 from tribunal.cli import cli
 from tribunal.documents import first_schema_error
 
@@ -139,7 +139,7 @@ def test_bad_input_exits_2(repo: Path, args: list[str], words: str) -> None:
 def test_a_later_rungs_missing_answers_file_is_bad_input_before_any_dispatch(repo: Path) -> None:
     # L-1, C-3: the first rung is a live server; the fleet mistake on the second is found when
     # the fleet loads, so the first rung is never asked (never paid for).
-    from tests.jurors import JurorServer, status
+    from testing.jurors import JurorServer, status
 
     with JurorServer("openai") as server:
         server.always(status(503))  # not_answered: the walk would go on to the replay rung
@@ -263,7 +263,7 @@ def test_arbitrate_decides_on_the_seated_votes(repo: Path) -> None:
 
 def test_a_seat_on_its_own_unloads_the_ollama_model_it_used_at_its_end(repo: Path) -> None:
     # L-7: `tribunal seat` is the last holder of the models it asked.
-    from tests.jurors import JurorServer, reply
+    from testing.jurors import JurorServer, reply
 
     with JurorServer("ollama") as server:
         server.always(reply(answer("defect", checked=CHECKED)))

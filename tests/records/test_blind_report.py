@@ -8,8 +8,8 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
+from testing.seat_records import EIGHT, all_pass, finding, held, passed, refused
 
-from tests.blind_seats import EIGHT, all_pass, finding, held, passed, refused
 from tribunal.courts.blind.decide import Flags, Proofs, decide
 from tribunal.documents import first_schema_error
 from tribunal.enums import ProofName, SeatVerdict, Severity

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from testing.records_repos import JUDGMENT, PRECEDENTS, commit_all, records_repo, write
 
-from tests.records.repos import JUDGMENT, PRECEDENTS, commit_all, records_repo, write
 from tribunal.cli import cli
 
 

@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 import yaml
-
-from tests.conftest import REPO
+from testing import REPO
 
 
 def test_ci_runs_records_check() -> None:

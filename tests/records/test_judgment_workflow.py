@@ -16,9 +16,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from testing import REPO
+from testing.markdown_page import Page
 
-from tests.conftest import REPO
-from tests.markdown_page import Page
 from tribunal.documents import load_yaml
 
 WORKFLOW = REPO / "examples" / "records" / "judgment-check.workflow.yaml"

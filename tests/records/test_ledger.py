@@ -11,8 +11,9 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from testing import REPO
+from testing.seat_records import all_pass, finding, passed, refused
 
-from tests.blind_seats import all_pass, finding, passed, refused
 from tribunal.cli import cli
 from tribunal.courts.blind.decide import BlindDecision, Proofs, decide
 from tribunal.courts.blind.findings import fingerprint
@@ -233,7 +234,7 @@ WRITER = """
 import sys
 sys.path.insert(0, {src!r})
 sys.path.insert(0, {root!r})
-from tests.blind_seats import all_pass
+from testing.seat_records import all_pass
 from tribunal.courts.blind.decide import Proofs, decide
 from tribunal.courts.blind.convergence import LedgerView
 from tribunal.records.ledger import DisputeKey, record_round
@@ -244,7 +245,7 @@ record_round({ledger!r}, key, decision, run_id="r" + sys.argv[1], repo={root!r})
 
 
 def test_concurrent_writers_lose_nothing(tmp_path: Path) -> None:
-    root = Path(__file__).resolve().parents[2]
+    root = REPO
     ledger = tmp_path / "ledger.json"
     script = WRITER.format(src=str(root / "src"), root=str(root), ledger=str(ledger))
     processes = [

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from tests.blind_seats import EIGHT, all_pass, finding, held, passed, refused
+from testing.seat_records import EIGHT, all_pass, finding, held, passed, refused
+
 from tribunal.courts.blind.convergence import LedgerView
 from tribunal.courts.blind.decide import BlindDecision, Flags, Proof, Proofs, decide
 from tribunal.enums import Outcome, ProofName, Severity

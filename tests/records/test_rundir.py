@@ -12,8 +12,9 @@ import sys
 from pathlib import Path
 
 import pytest
+from testing import REPO
+from testing.seat_records import EIGHT, passed
 
-from tests.blind_seats import EIGHT, passed
 from tribunal.documents import first_schema_error
 from tribunal.errors import BadInput
 from tribunal.records.rundir import (
@@ -25,7 +26,7 @@ from tribunal.records.rundir import (
     verdict_name,
 )
 
-SRC = Path(__file__).resolve().parents[2] / "src"
+SRC = REPO / "src"
 
 
 def mode(path: Path) -> int:
@@ -189,7 +190,7 @@ def test_history_dir_name_comes_from_the_file_not_a_hostile_value(tmp_path: Path
 WRITER = """
 import sys, time
 sys.path.insert(0, {src!r})
-from tests.blind_seats import passed
+from testing.seat_records import passed
 from tribunal.records.rundir import claim
 run = claim({out!r}, run_id={run_id!r})
 lenses = {lenses!r}
@@ -208,7 +209,7 @@ def test_kill_9_mid_run_leaves_valid_verdicts_no_summary_and_a_reclaimable_dir(
     out = tmp_path / "out"
     lenses = EIGHT[:5]
     script = WRITER.format(src=str(SRC), out=str(out), run_id="killed", lenses=lenses)
-    root = Path(__file__).resolve().parents[2]
+    root = REPO
     process = subprocess.Popen(
         [sys.executable, "-c", script], stdout=subprocess.PIPE, text=True, cwd=root
     )

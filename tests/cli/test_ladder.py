@@ -90,7 +90,7 @@ def test_json_is_one_document_on_stdout_and_warnings_go_to_stderr(in_tmp: Path) 
     assert first_schema_error(data, "routing") is None
     assert data["warnings"] == [
         "tier 't' has 2 rung(s) able to hold a 120000-token artifact before its local end, "
-        "fewer than 3 (L-4 floor)"
+        "fewer than 3 (the ladder's floor)"
     ]
     assert err == f"tribunal: warning: fleet.yaml: {data['warnings'][0]}\n"
 

@@ -33,13 +33,14 @@ def test_rungs_that_cannot_hold_120k_plus_answer_do_not_count(tmp_path: Path) ->
     fleet = fleet_from(tmp_path, RUNGS + "tiers:\n  t: [a, b, c, l1, l2]\n")
     assert floor_warnings(fleet) == (
         "tier 't' has 2 rung(s) able to hold a 120000-token artifact before its local end, "
-        "fewer than 3 (L-4 floor)",
+        "fewer than 3 (the ladder's floor)",
     )
 
 
 def test_a_ladder_must_end_on_a_local_rung(tmp_path: Path) -> None:
     fleet = fleet_from(tmp_path, RUNGS + "tiers:\n  t: [l1, a, b, d]\n")
-    assert floor_warnings(fleet) == ("tier 't' does not end on a local survival rung (L-4 floor)",)
+    expected = "tier 't' does not end on a local survival rung (the ladder's floor)"
+    assert floor_warnings(fleet) == (expected,)
 
 
 def test_fused_tiers_are_checked_on_their_primary_ladder(tmp_path: Path) -> None:

@@ -340,7 +340,7 @@ def test_to_writes_elsewhere_and_never_rewrites_a_record(root: Path) -> None:
     assert (root / "out/j.md").is_file() and not (directory / "judgment.md").exists()
     write(root / "judgments/x.judgment.md", "kept\n")
     outcome = invoke("arbitrate", "disputes/rate-limit", "--to", "judgments/x.judgment.md")
-    assert outcome.exit_code == 2 and "R-1" in outcome.stderr
+    assert outcome.exit_code == 2 and "which no command rewrites" in outcome.stderr
     assert (root / "judgments/x.judgment.md").read_text("utf-8") == "kept\n"
 
 
@@ -444,7 +444,7 @@ def test_each_judgment_gets_its_own_trace_and_a_trace_is_never_rewritten(root: P
     assert not (root / "records/decision_trace.json").exists()
     (root / "records/a.judgment.md").unlink()
     outcome = invoke("arbitrate", D, "--to", "records/a.judgment.md")
-    assert outcome.exit_code == 2 and "R-1" in outcome.stderr, outcome.stderr
+    assert outcome.exit_code == 2 and "which no command rewrites" in outcome.stderr, outcome.stderr
     assert outcome.stderr.startswith("tribunal: error: records/a.decision_trace.json")
     assert not (root / "records/a.judgment.md").exists()
     assert json.loads((root / "records/a.decision_trace.json").read_text("utf-8")) == first

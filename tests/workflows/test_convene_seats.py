@@ -288,7 +288,7 @@ def test_json_prints_the_summary_and_floor_warnings_go_to_stderr(
     assert ran.exit_code == 0
     assert json.loads(ran.stdout) == ran.summary
     # The test fleet has no local survival rungs: named, never fatal (L-4).
-    assert "does not end on a local survival rung (L-4 floor)" in ran.stderr
+    assert "does not end on a local survival rung (the ladder's floor)" in ran.stderr
     routing = json.loads((ran.out / "routing.json").read_text(encoding="utf-8"))
     assert routing["warnings"] and routing["all_seated"] is True
 

@@ -30,7 +30,7 @@ from tribunal.cli.exit_codes import for_verdict
     "precedents",
     type=click.Path(path_type=Path, dir_okay=False),
     help="A precedents.md the tie breaker consults (default: the `precedents` setting): the "
-    "first applicable precedent that denies or defers decides a tied round (A-2, R-4).",
+    "first applicable precedent that denies or defers decides a tied round.",
 )
 @click.pass_context
 def arbitrate(

@@ -17,7 +17,7 @@ from tribunal.cli.options import change_range, fleet_and_builder
     "--contract",
     required=True,
     type=click.Path(dir_okay=False, path_type=Path),
-    help="The review contract (intent, criteria, red, test_command; E-2).",
+    help="The review contract (intent, criteria, red, test_command).",
 )
 @fleet_and_builder
 @click.option(
@@ -48,12 +48,12 @@ from tribunal.cli.options import change_range, fleet_and_builder
 @click.option(
     "--no-proofs",
     is_flag=True,
-    help="Do not run the harness proofs (B-4); every report names it.",
+    help="Do not run the harness proofs; every report names it.",
 )
 @click.option(
     "--solo",
     is_flag=True,
-    help="Let builder-family rungs sit last when no other family can (degraded, L-10).",
+    help="Let builder-family rungs sit last when no other family can (a degraded run).",
 )
 @click.option(
     "--require-cross-family",

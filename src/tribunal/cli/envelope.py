@@ -15,7 +15,7 @@ from tribunal.cli.options import change_range
     "contract_path",
     required=True,
     type=click.Path(dir_okay=False, path_type=str),
-    help="The review contract (intent, criteria; E-2). It may live anywhere.",
+    help="The review contract (intent, criteria). It may live anywhere.",
 )
 @click.option(
     "--out",
@@ -28,12 +28,12 @@ from tribunal.cli.options import change_range
     "--deny",
     "deny_path",
     type=click.Path(dir_okay=False, path_type=str),
-    help="A file of extra identity terms, one per line ('#' comments); any hit fails (E-3).",
+    help="A file of extra identity terms, one per line ('#' comments); any hit fails.",
 )
 @click.option(
     "--builder",
     help="The model or family that built the change (with --fleet): its model id, when this "
-    "names a rung or a model, fails the build if found (E-3).",
+    "names a rung or a model, fails the build if found.",
 )
 @click.option(
     "--fleet",

@@ -13,7 +13,7 @@ DIRECTORY = click.Path(path_type=Path, file_okay=False)
 
 @click.group()
 def evidence() -> None:
-    """Machine checks of the evidence a dispute rests on (A-3)."""
+    """Machine checks of the evidence a dispute rests on."""
 
 
 @evidence.command("check")

@@ -17,7 +17,7 @@ BLOCK_TOOL_CALL = 2
 
 @click.group()
 def hook() -> None:
-    """Hook commands for agent CLIs (A-3 hook logs)."""
+    """Hook commands for agent CLIs: the hook logs a dispute's evidence cites."""
 
 
 @hook.command("record")
@@ -32,7 +32,7 @@ def hook() -> None:
     "--save-diff",
     "save_diff",
     type=FILE,
-    help="Also write the diff that was checksummed here, so a vote can cite it (A-4).",
+    help="Also write the diff that was checksummed here, so a vote can cite it.",
 )
 @click.option(
     "--decision",

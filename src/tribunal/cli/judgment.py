@@ -82,7 +82,7 @@ def judgment(
     """Decide over the duel and the invariants and write judgment.md (the arbiter, no votes).
 
     Verdict DENY if a case FAILed or an invariant failed, DEFERRED if a case was deferred,
-    APPROVE otherwise; with --precedents, an applicable precedent may make it stricter (R-4).
+    APPROVE otherwise; with --precedents, an applicable precedent may make it stricter.
     Exit 0 when the judgment was written, whatever its verdict; with --check, exit by the
     verdict of the judgment checked.
     """

@@ -24,7 +24,12 @@ from tribunal.cli.options import fleet_and_builder
     help="Envelope directory: estimate each lens's prompt (tier header, preamble, protocol and "
     "envelope.md, or its manifest.json estimate) as `tribunal seat` will.",
 )
-@click.option("--strict", is_flag=True, help="Make an L-4 floor warning an error (exit 2).")
+@click.option(
+    "--strict",
+    is_flag=True,
+    help="Make a floor warning (too few rungs able to hold a large artifact, no local "
+    "survival rung) an error (exit 2).",
+)
 @click.option(
     "--solo",
     is_flag=True,

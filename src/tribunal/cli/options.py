@@ -51,7 +51,7 @@ def fleet_and_builder(function: F) -> F:
         "--builder",
         required=True,
         help="The model or family that built the change (a rung id, model id or family): "
-        "every rung of its family is refused before any dispatch (L-2).",
+        "every rung of its family is refused before any dispatch.",
     )(function)
     return click.option(
         "--fleet",

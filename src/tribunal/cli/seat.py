@@ -70,7 +70,7 @@ def seat(
     """Walk one seat's ladder against a built envelope and print its SeatRecord.
 
     Rungs of the builder's family never sit; each rung is asked once, and what it answered is
-    recorded (L-6). With --role the record is also written as DISPUTE/votes/R<N>-<role>.yaml
+    recorded. With --role the record is also written as DISPUTE/votes/R<N>-<role>.yaml
     (pass APPROVE, refuse DENY, hold DEFERRED); an existing vote file is never overwritten.
     Exit 0 pass, 1 refuse, 3 hold, 2 bad input (nothing dispatched, nothing written).
     """

@@ -34,7 +34,7 @@ def floor_warnings(fleet: Fleet, *, strict: bool = False) -> tuple[str, ...]:
                 f"local end, fewer than {FLOOR_RUNGS}"
             )
         for problem in problems:
-            message = f"tier {tier.name!r} {problem} (L-4 floor)"
+            message = f"tier {tier.name!r} {problem} (the ladder's floor)"
             if strict:
                 raise fleet.document.bad(message, where)
             messages.append(message)

@@ -36,7 +36,7 @@ LOCK_NAME = "precedents.lock"
 LOCK_TIMEOUT_S = 120.0
 STARTER = (
     "# Precedents\n\n"
-    "Recurring disputes and how they were decided (R-2). Add entries with\n"
+    "Recurring disputes and how they were decided. Add entries with\n"
     "`tribunal precedent add`; an entry's bytes are never edited — a newer entry `supersedes`\n"
     "an older one.\n"
 )

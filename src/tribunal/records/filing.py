@@ -76,7 +76,7 @@ def refuse_rewriting_a_record(target: Path, root: Path, label: str) -> None:
     if is_scratch(relative.as_posix()):
         return
     raise BadInput(
-        "exists and is a recorded judgment, which no command rewrites (R-1); "
+        "exists and is a recorded judgment, which no command rewrites; "
         "write to out/ and file it with `tribunal judgment record`",
         source=label,
     )

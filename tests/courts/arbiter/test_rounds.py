@@ -231,7 +231,7 @@ def test_three_rounds_without_a_decision_stop_for_a_human(root: Path) -> None:
     assert fields["stop_condition"] == "three_rounds_without_decision"
     assert fields["artifact"] == f"{D}/decision_trace.json"
     text = (directory / "judgment.md").read_text("utf-8")
-    assert "### R4 — rejected\n\nrejected: the dispute stopped at R3 for a human (A-5)." in text
+    assert "### R4 — rejected\n\nrejected: the dispute stopped at R3 for a human." in text
     assert "- artifact for a human: `disputes/rate-limit/decision_trace.json`" in text
     recorded = trace(directory)
     assert recorded["stop"] == {
@@ -310,9 +310,7 @@ def test_decision_trace_beside_the_judgment(root: Path) -> None:
     assert "/" not in summary and "safety" not in summary and "R1" not in summary
     assert "Deferred: R1 safety" in str(recorded["internal_note"])
     text = (directory / "judgment.md").read_text("utf-8")
-    assert (
-        "## Decision trace\n\nWritten to `disputes/rate-limit/decision_trace.json` (A-6)." in text
-    )
+    assert "## Decision trace\n\nWritten to `disputes/rate-limit/decision_trace.json`." in text
     assert "| R1:pass_rule | decided |\n" in text
 
 

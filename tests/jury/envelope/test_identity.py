@@ -149,9 +149,9 @@ def test_builder_terms_fail_and_content_terms_warn(repo: GitRepo, tmp_path: Path
     envelope = build_envelope(repo.path, "base", contract, content_terms=["OpenAI", "gpt-4o"])
     assert envelope.warnings == (
         "content term 'OpenAI' (fleet family or model id) at src/greet.py:3 and 1 more place(s)"
-        " (E-3: content, not authorship)",
+        " (content, not authorship)",
         "content term 'gpt-4o' (fleet family or model id) at src/greet.py:4"
-        " (E-3: content, not authorship)",
+        " (content, not authorship)",
     )
     # The same text as a builder term and as content fails: authorship outranks content.
     with pytest.raises(BadInput):

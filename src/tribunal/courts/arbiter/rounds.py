@@ -2,7 +2,7 @@
 
 Every round is decided by the rules of `arbiter_rules`; round N > 1 counts only when A-4 admits
 it; the decision is that of the latest accepted round. Three accepted rounds in a row without a
-decision (DEFERRED) stop the dispute for a human (A-5): the verdict is DEFERRED `deadlock`, the
+decision (DEFERRED) stop the dispute for a human: the verdict is DEFERRED `deadlock`, the
 stop condition and the artifact are recorded, and later rounds are rejected.
 
 A pure function of the loaded dispute, its evidence report and the applicable precedents.
@@ -108,7 +108,7 @@ def arbitrate(
     for number in numbers:
         votes = tuple(by_round.get(number, ()))
         if stop is not None:
-            why = f"rejected: the dispute stopped at R{stop.rounds[-1]} for a human (A-5)"
+            why = f"rejected: the dispute stopped at R{stop.rounds[-1]} for a human"
             reports.append(RoundReport(number, votes, RoundStatus.REJECTED, why))
             continue
         if number == 1:

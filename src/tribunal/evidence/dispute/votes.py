@@ -88,7 +88,7 @@ def load_vote(path: Path, charter: Charter, *, directory: Path, root: Path) -> V
     if seat is None:
         raise document.bad(f"the charter ({charter.label}) seats no {role}", ("role",))
     if not seat.votes:
-        raise document.bad(f"{role} keeps the protocol and does not vote (A-1)", ("role",))
+        raise document.bad(f"{role} keeps the protocol and does not vote", ("role",))
     refs = data["evidence_ref"]
     written = (refs,) if isinstance(refs, str) else tuple(refs)
     targets: list[Path] = []

@@ -118,7 +118,7 @@ def build_envelope(
         if commits.is_dirty():
             warnings.append(
                 "the working tree has uncommitted changes: they are not part of the envelope, "
-                f"which holds commit {commits.head} (B-6)"
+                f"which holds commit {commits.head}"
             )
         return Envelope(
             repo=commits.label,
@@ -151,7 +151,7 @@ def _select(commits: CommitRange, contract: Contract, warnings: list[str]) -> li
     if excluded:
         warnings.append(
             f"{len(excluded)} file(s) under {STATE_DIR}/ left out: {STATE_DIR}/ is never part "
-            "of an envelope (B-6)"
+            "of an envelope"
         )
     tests = _contract_tests(contract, tree)
     tests |= related_tests([*changed, *deleted], tree)
@@ -262,7 +262,7 @@ def _scan(segments: list[Segment], terms: list[Term]) -> list[str]:
         )
         raise BadInput(
             f"identity term {term.text!r} ({term.source.described}) would reach a juror{more}; "
-            f"{advice} (E-3)",
+            f"{advice}",
             source=source,
             line=line,
             field=field,
@@ -270,7 +270,7 @@ def _scan(segments: list[Segment], terms: list[Term]) -> list[str]:
     return [
         f"content term {term.text!r} ({term.source.described}) at {place}"
         + (f" and {count[term] - 1} more place(s)" if count[term] > 1 else "")
-        + " (E-3: content, not authorship)"
+        + " (content, not authorship)"
         for term, place in first_place.items()
     ]
 

@@ -147,7 +147,7 @@ def _reject_old_behaviour(document: Document) -> None:
         if phrase is not None:
             raise document.bad(
                 f"describes old behaviour ({phrase!r}); state what the change must do, "
-                "not what the code did (E-2)",
+                "not what the code did",
                 where,
             )
 

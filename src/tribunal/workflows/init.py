@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from tribunal.atomic import write_atomic
+from tribunal.jury.lenses import DEFAULT_LENSES
 from tribunal.precedents.add import STARTER
 
 DRIVER = "tribunal-precedents"
@@ -73,17 +74,6 @@ tiers:
     verifier: [recorded-b, recorded-c, recorded-a]
 """
 
-LENSES = (
-    "defect",
-    "proportion",
-    "operator_consequence",
-    "telemetry",
-    "reversibility",
-    "state_continuity",
-    "resource_economy",
-    "boundary_condition",
-)
-
 NEXT_STEPS = f"""\
 # tribunal: next steps
 
@@ -142,7 +132,7 @@ def _answers() -> str:
         "# Recorded replies, one per lens, the same for every change. They cite only the review\n"
         "# contract, which is not part of the change, so every pass they give is bare.\n"
     ]
-    for lens in LENSES:
+    for lens in (lens.id for lens in DEFAULT_LENSES):
         lines.append(
             f'{lens}: |\n  {{"verdict": "pass", "lens": "{lens}", "findings": [],\n'
             '   "checked": [{"claim": "the contract states the intent", '

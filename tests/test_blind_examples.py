@@ -1,6 +1,7 @@
 """The blind court's shipped examples (B-1, L-1, L-4): the fleets load and keep the floor, the
 recorded answers cite the demonstration's files, the CI workflow runs `tribunal convene` with the
-flags B-1 names and keeps the ledger, and the README quotes both YAML files verbatim."""
+flags B-1 names and keeps the ledger, and the docs quote both YAML files verbatim (the fleet in
+docs/fleets.md, the workflow in docs/ci.md)."""
 
 from __future__ import annotations
 
@@ -20,14 +21,13 @@ from tribunal.jury.verdict import parse_verdict
 BLIND = REPO / "examples" / "blind"
 
 
-def readme_yaml_blocks() -> list[str]:
-    return [fence.body for fence in Page.read(REPO / "README.md", REPO).blocks({"yaml"})]
+def yaml_blocks(page: str) -> list[str]:
+    return [fence.body for fence in Page.read(REPO / "docs" / page, REPO).blocks({"yaml"})]
 
 
-def test_readme_quotes_the_provider_fleet_and_the_workflow_verbatim() -> None:
-    blocks = readme_yaml_blocks()
-    for name in ("fleet.providers.yaml", "convene.workflow.yaml"):
-        assert (BLIND / name).read_text(encoding="utf-8") in blocks, name
+def test_the_docs_quote_the_provider_fleet_and_the_workflow_verbatim() -> None:
+    for name, page in (("fleet.providers.yaml", "fleets.md"), ("convene.workflow.yaml", "ci.md")):
+        assert (BLIND / name).read_text(encoding="utf-8") in yaml_blocks(page), name
 
 
 def test_blind_fleets_keep_the_floor_and_seat_every_lens_away_from_the_builder() -> None:

@@ -1,4 +1,4 @@
-"""The shipped example fleets load, route as the README says, and the README shows them as they
+"""The shipped example fleets load, route as the docs say, and docs/fleets.md shows them as they
 are (L-1, L-2)."""
 
 from __future__ import annotations
@@ -17,8 +17,8 @@ from tribunal.jury.verdict import parse_verdict
 EXAMPLES = REPO / "examples" / "fleet"
 
 
-def test_readme_shows_the_provider_fleet_verbatim() -> None:
-    blocks = [fence.body for fence in Page.read(REPO / "README.md", REPO).blocks({"yaml"})]
+def test_the_fleets_page_shows_the_provider_fleet_verbatim() -> None:
+    blocks = [fence.body for fence in Page.read(REPO / "docs" / "fleets.md", REPO).blocks({"yaml"})]
     assert (EXAMPLES / "providers.yaml").read_text(encoding="utf-8") in blocks
 
 

@@ -1,6 +1,6 @@
 """The CI recipe for a judgment, examples/records/judgment-check.workflow.yaml: its job fails unless
 the judgment the pull request carries approves, the judgment reaches the job summary whatever its
-verdict, and the README shows the file as it is.
+verdict, and docs/ci.md shows the file as it is.
 
 The job's own `run:` steps are run here the way GitHub runs them (bash -e, a failed step fails the
 job and skips every later step but those marked `if: always()`); the install step is left to
@@ -25,9 +25,9 @@ WORKFLOW = REPO / "examples" / "records" / "judgment-check.workflow.yaml"
 JUDGMENT = "---\nverdict: {verdict}\nreason: {reason}\nevidence_ref: evidence.json#/ok\n---\n"
 
 
-def test_readme_quotes_the_workflow_verbatim() -> None:
-    readme = Page.read(REPO / "README.md", REPO)
-    assert WORKFLOW.read_text(encoding="utf-8") in [fence.body for fence in readme.blocks({"yaml"})]
+def test_the_ci_page_quotes_the_workflow_verbatim() -> None:
+    page = Page.read(REPO / "docs" / "ci.md", REPO)
+    assert WORKFLOW.read_text(encoding="utf-8") in [fence.body for fence in page.blocks({"yaml"})]
 
 
 def run_job(root: Path) -> tuple[bool, list[tuple[str, int]]]:

@@ -1,9 +1,15 @@
-"""DEVELOPERS.md point 1: the README can be followed. It renders as it is written (every fence
-closes, every heading stays a heading), and its shell blocks run verbatim from a fresh copy of the
-checkout — each block on its own, and all of them in order in one shell, as a reader pastes them.
+"""DEVELOPERS.md point 1: the README and every page under docs/ can be followed. Each renders as
+it is written (every fence closes, every heading stays a heading), and its shell blocks run
+verbatim from a fresh copy of the checkout — each block on its own, and all of a page's blocks in
+order in one shell, as a reader pastes them.
+
+A page's first block on its own is exactly how its in-order run starts (a fresh copy, nothing run
+before it), so that run stands for it: only the later blocks get a run of their own. That keeps
+one copy and one run per block, the cost of this file.
 
 Install steps are checked against pyproject.toml instead of re-run; the test command is checked
-against .ci/run instead of re-run (it is what is running now).
+against .ci/run instead of re-run (it is what is running now). Blocks that need a key or a network
+are shown as `text` or `yaml`, never as shell.
 """
 
 from __future__ import annotations
@@ -17,11 +23,21 @@ from testing.markdown_page import Fence, Page
 from testing.reader_shell import LEFT_HOME, reader_failure, reader_script, run_as_reader
 
 README = Page.read(REPO / "README.md", REPO)
+PAGES = [README, *(Page.read(path, REPO) for path in sorted((REPO / "docs").rglob("*.md")))]
 STOPPED = "the shell stopped in the block at "
 
 
-def test_readme_renders_as_written() -> None:
-    assert README.problems() == []
+def page_id(page: Page) -> str:
+    return page.name
+
+
+def test_the_docs_are_more_than_the_readme() -> None:
+    assert len(PAGES) > 1, "no page found under docs/"
+
+
+@pytest.mark.parametrize("page", PAGES, ids=page_id)
+def test_page_renders_as_written(page: Page) -> None:
+    assert page.problems() == []
 
 
 @pytest.mark.parametrize(
@@ -87,16 +103,23 @@ def test_readme_has_both_commands() -> None:
     assert re.search(r"^python3 -m pip install -e '\.\[test\]' && python3 -m pytest$", joined, re.M)
 
 
-@pytest.mark.parametrize("fence", README.shell_blocks(), ids=lambda fence: f"line-{fence.line}")
-def test_readme_block_runs(fence: Fence, tmp_path: Path) -> None:
-    failure = reader_failure(
-        run_as_reader(reader_script(README.name, [fence], REPO), REPO, tmp_path)
-    )
+LATER_BLOCKS = [
+    pytest.param(page, fence, id=f"{page.name}:{fence.line}")
+    for page in PAGES
+    for fence in page.shell_blocks()[1:]
+]
+PAGES_WITH_BLOCKS = [page for page in PAGES if page.shell_blocks()]
+
+
+@pytest.mark.parametrize(("page", "fence"), LATER_BLOCKS)
+def test_block_runs_on_its_own(page: Page, fence: Fence, tmp_path: Path) -> None:
+    failure = reader_failure(run_as_reader(reader_script(page.name, [fence], REPO), REPO, tmp_path))
     assert failure is None, failure
 
 
-def test_readme_blocks_run_in_order_in_one_shell(tmp_path: Path) -> None:
-    script = reader_script(README.name, README.shell_blocks(), REPO)
+@pytest.mark.parametrize("page", PAGES_WITH_BLOCKS, ids=page_id)
+def test_blocks_run_in_order_in_one_shell(page: Page, tmp_path: Path) -> None:
+    script = reader_script(page.name, page.shell_blocks(), REPO)
     failure = reader_failure(run_as_reader(script, REPO, tmp_path))
     assert failure is None, failure
 

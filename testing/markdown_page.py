@@ -3,7 +3,8 @@
 The code blocks a test runs or quotes are the fences markdown-it-py finds, never a regular
 expression's guess. `Page.problems()` names what a renderer does to a page that its author did not
 mean: a fence that never closes (it runs on, and everything after it is shown as code) and a
-heading that did not survive as a heading.
+heading that did not survive as a heading. `Page.links` and `Page.anchors` are what a link between
+pages points at and what it may land on.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from markdown_it import MarkdownIt
+from markdown_it.token import Token
 
 SHELLS = frozenset({"bash", "sh"})
 # A `##`/`###` ATX heading line of the source (up to three spaces of indent, CommonMark 4.2).
@@ -22,6 +24,9 @@ HEADING = re.compile(r"^ {0,3}#{2,3}(?:[ \t]|$)")
 MARKDOWN_SAMPLES = frozenset({"markdown", "md"})
 # The blockquote markers in front of a fence line that sits inside a quote.
 QUOTE_PREFIX = re.compile(r"^(?: {0,3}> ?)*")
+# What GitHub drops from a heading's text to make its anchor: all but letters, digits, `-`, `_`
+# and spaces (each space then becomes `-`).
+NOT_IN_ANCHOR = re.compile(r"[^\w\- ]")
 
 
 @dataclass(frozen=True)
@@ -44,14 +49,24 @@ class Fence:
 
 
 @dataclass(frozen=True)
+class Link:
+    """One inline link of a page: where it points (`href`, as written) and its 1-based line."""
+
+    href: str
+    line: int
+
+
+@dataclass(frozen=True)
 class Page:
-    """A parsed Markdown page: its name (for messages), its source, its fences and the lines of
-    the `##`/`###` headings the parser found."""
+    """A parsed Markdown page: its name (for messages), its source, its fences, the lines of
+    the `##`/`###` headings the parser found, its links, and the anchors its headings get."""
 
     name: str
     source: str
     fences: tuple[Fence, ...]
     heading_lines: frozenset[int]
+    links: tuple[Link, ...] = ()
+    anchors: frozenset[str] = frozenset()
 
     @classmethod
     def read(cls, path: Path, root: Path | None = None) -> Page:
@@ -65,14 +80,27 @@ class Page:
         lines = source.splitlines()
         fences: list[Fence] = []
         headings: set[int] = set()
-        for token in MarkdownIt("commonmark").parse(source):
+        links: list[Link] = []
+        anchors: list[str] = []
+        anchor_counts: dict[str, int] = {}
+        tokens = MarkdownIt("commonmark").parse(source)
+        for index, token in enumerate(tokens):
             if token.map is None:
                 continue
             if token.type == "fence":
                 fences.append(_fence(token.info, token.content, token.markup, token.map, lines))
-            elif token.type == "heading_open" and token.tag in ("h2", "h3"):
-                headings.add(token.map[0] + 1)
-        return cls(name, source, tuple(fences), frozenset(headings))
+            elif token.type == "heading_open":
+                if token.tag in ("h2", "h3"):
+                    headings.add(token.map[0] + 1)
+                base = _anchor(tokens[index + 1].children or [])
+                seen = anchor_counts.get(base, 0)
+                anchor_counts[base] = seen + 1
+                anchors.append(f"{base}-{seen}" if seen else base)  # GitHub: foo, foo-1, ...
+            elif token.type == "inline":
+                links.extend(_links(token.children or [], token.map, lines))
+        return cls(
+            name, source, tuple(fences), frozenset(headings), tuple(links), frozenset(anchors)
+        )
 
     def blocks(self, languages: Collection[str]) -> list[Fence]:
         """The fences whose language (the info string's first word) is one of `languages`."""
@@ -130,6 +158,27 @@ def _fence(info: str, body: str, marker: str, span: list[int], lines: list[str])
     swallowed = tuple(n + 1 for n in inside if _opens(lines[n], marker, indent))
     words = info.split()
     return Fence(words[0] if words else "", body, marker, start + 1, end, closed, swallowed)
+
+
+def _anchor(children: list[Token]) -> str:
+    """The anchor GitHub gives the first heading of inline `children`: its text lower-cased,
+    punctuation dropped, each space a `-`."""
+    text = "".join(child.content for child in children if child.type in ("text", "code_inline"))
+    return NOT_IN_ANCHOR.sub("", text.strip().lower()).replace(" ", "-")
+
+
+def _links(children: list[Token], span: list[int], lines: list[str]) -> list[Link]:
+    """The links among an inline token's `children`, each with the first line of the block's
+    `span` that holds its target."""
+    found: list[Link] = []
+    for child in children:
+        href = child.attrGet("href") if child.type == "link_open" else None
+        if not isinstance(href, str):
+            continue
+        start, end = span
+        line = next((n for n in range(start, end) if f"({href}" in lines[n]), start)
+        found.append(Link(href, line + 1))
+    return found
 
 
 def _indent(line: str) -> int:

@@ -1,4 +1,5 @@
-"""DEVELOPERS.md point 6: the benchmarks run (`--quick`); speed itself is reported, not asserted."""
+"""The benchmarks run (`--quick`); speed itself is measured by `bench/run.py` and reported in
+docs/benchmarks.md, never asserted by a test."""
 
 from __future__ import annotations
 
@@ -19,8 +20,9 @@ def test_bench_quick_runs_every_benchmark() -> None:
     assert result.returncode == 0, result.stderr
     lines = result.stdout.splitlines()
     assert lines[0].startswith("Machine: ")
-    measured = {line.split("|")[1].strip() for line in lines if line.startswith("| X-")}
     sys.path.insert(0, str(REPO / "bench"))
     from run import BENCHMARKS
 
-    assert measured == set(BENCHMARKS)
+    header = lines.index("| name | what | measured | target | met |")
+    rows = [line.split("|")[1].strip() for line in lines[header + 2 :] if line.startswith("| ")]
+    assert set(rows) == set(BENCHMARKS)

@@ -119,6 +119,33 @@ class Ran:
         return next(seat for seat in self.summary["seats"] if seat["lens"] == lens)
 
 
+def convene_args(
+    repo: Path,
+    base: str,
+    contract: Path,
+    fleet: Path,
+    out: Path,
+    *extra: str,
+    builder: str = "vendor-a",
+) -> list[str]:
+    """The arguments of `tribunal convene` (after `tribunal`)."""
+    return [
+        "convene", "--repo", str(repo), "--base", base, "--contract", str(contract),
+        "--fleet", str(fleet), "--builder", builder, "--out", str(out), *extra,
+    ]  # fmt: skip
+
+
+def convening_process(*args: str, stderr: int = subprocess.PIPE) -> subprocess.Popen[str]:
+    """`tribunal convene ARGS` started as a process of its own (stdout discarded), for the tests
+    that signal it or race it against another."""
+    return subprocess.Popen(
+        [sys.executable, "-m", "tribunal", *args],
+        stdout=subprocess.DEVNULL,
+        stderr=stderr,
+        text=True,
+    )
+
+
 def convene(
     repo: Path,
     base: str,
@@ -131,10 +158,7 @@ def convene(
     process: bool = False,
 ) -> Ran:
     """`tribunal convene` in-process (CliRunner), or as a process of its own (`process`)."""
-    args = [
-        "convene", "--repo", str(repo), "--base", base, "--contract", str(contract),
-        "--fleet", str(fleet), "--builder", builder, "--out", str(out), *extra,
-    ]  # fmt: skip
+    args = convene_args(repo, base, contract, fleet, out, *extra, builder=builder)
     if process:
         # A process of its own: CliRunner swaps sys.stdout, so two at once in threads mix.
         done = subprocess.run(

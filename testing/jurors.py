@@ -19,6 +19,7 @@ from __future__ import annotations
 import json
 import socket
 import threading
+import time
 from collections import deque
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -90,6 +91,7 @@ class Behaviour:
     size: int = 0
     fill: str = "x"  # huge: the content repeated to fill the body (KEY_MARK replaced)
     then: Behaviour | None = None
+    gate: threading.Event | None = field(default=None, compare=False)  # held: opened by the test
 
 
 def reply(text: str, *, extra: dict[str, Any] | None = None) -> Behaviour:
@@ -125,6 +127,12 @@ def context_exceeded() -> Behaviour:
 def slow(seconds: float, then: Behaviour | None = None) -> Behaviour:
     """Answer `then` (default: a valid reply) only after `seconds`."""
     return Behaviour("slow", delay_s=seconds, then=then or reply(VALID))
+
+
+def held(gate: threading.Event, then: Behaviour | None = None, *, at_most: float = 60) -> Behaviour:
+    """Answer `then` (default: a valid reply) once the test sets `gate` (at most `at_most` s):
+    a seat that sits exactly as long as the test needs it to."""
+    return Behaviour("held", delay_s=at_most, then=then or reply(VALID), gate=gate)
 
 
 def huge(size: int = 10 * 1024 * 1024, fill: str = "x") -> Behaviour:
@@ -376,6 +384,13 @@ class _Handler(BaseHTTPRequestHandler):
             if juror.stopping.wait(behaviour.delay_s):
                 return
             assert behaviour.then is not None
+            behaviour = behaviour.then
+        if behaviour.kind == "held":
+            assert behaviour.gate is not None and behaviour.then is not None
+            deadline = time.monotonic() + behaviour.delay_s
+            while not behaviour.gate.wait(0.05):
+                if juror.stopping.is_set() or time.monotonic() > deadline:
+                    return
             behaviour = behaviour.then
         if behaviour.kind == "hang_up":
             self.close_connection = True

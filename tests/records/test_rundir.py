@@ -18,6 +18,7 @@ from testing.seat_records import EIGHT, passed
 from tribunal.documents import first_schema_error
 from tribunal.errors import BadInput
 from tribunal.records.rundir import (
+    LOCK_NAME,
     STAMP_NAME,
     claim,
     is_complete,
@@ -43,6 +44,7 @@ def finish(run_dir_path: Path, run_id: str, *, lenses: tuple[str, ...] = EIGHT[:
     run.write_text("manifest.json", "{}\n")
     run.write_text("judgment.md", f"---\nverdict: APPROVE\nrun_id: {run_id}\n---\nbody\n")
     run.write_summary({"run_id": run_id, "outcome": "LAND"})
+    run.release()
 
 
 def test_fresh_dir_is_created_stamped_and_owner_only(tmp_path: Path) -> None:
@@ -106,6 +108,7 @@ def test_foreign_dir_with_only_foreign_files_is_used_and_left_alone(tmp_path: Pa
     run = claim(out)
     run.write_verdict(passed("defect"))
     run.write_summary({"run_id": run.run_id})
+    run.release()
     assert (out / "notes.txt").read_text() == "foreign\n"
     assert (out / "verdict.txt").read_text() == "not a verdict file\n"
     assert (out / "sub" / "summary.json").read_text() == "{}"
@@ -123,6 +126,7 @@ def test_reconvening_sweeps_the_earlier_run_into_history(tmp_path: Path) -> None
     finish(out, "first")
     (out / "keep.txt").write_text("foreign\n")
     run = claim(out, run_id="second")
+    run.release()
     assert run.swept_run_id == "first"
     assert read_stamp(out) == "second"
     history = out / "history" / "first"
@@ -139,7 +143,7 @@ def test_reconvening_sweeps_the_earlier_run_into_history(tmp_path: Path) -> None
     assert left == [STAMP_NAME, "history", "keep.txt"]
     # A third run keeps both earlier ones.
     finish(out, "third")
-    claim(out, run_id="fourth")
+    claim(out, run_id="fourth").release()
     assert sorted(entry.name for entry in (out / "history").iterdir()) == ["first", "third"]
 
 
@@ -177,9 +181,9 @@ def test_unsafe_lens_ids_cannot_name_a_verdict_file() -> None:
 
 def test_history_dir_name_comes_from_the_file_not_a_hostile_value(tmp_path: Path) -> None:
     out = tmp_path / "out"
-    claim(out, run_id="stamped")
+    claim(out, run_id="stamped").release()
     (out / "summary.json").write_text(json.dumps({"run_id": "../../escape"}))
-    claim(out, run_id="next")
+    claim(out, run_id="next").release()
     # An unsafe run_id in the file falls back to the stamp's run id.
     assert (out / "history" / "stamped" / "summary.json").is_file()
     assert not (tmp_path / "escape").exists()
@@ -233,18 +237,22 @@ def test_kill_9_mid_run_leaves_valid_verdicts_no_summary_and_a_reclaimable_dir(
     # Convening again into the same stamped dir works and sweeps the broken run.
     run = claim(out, run_id="again")
     assert run.swept_run_id == "killed"
-    assert [entry.name for entry in out.iterdir()] == [STAMP_NAME]
+    # The killed run's lock died with it; the lock file now names the new holder.
+    assert sorted(entry.name for entry in out.iterdir()) == [LOCK_NAME, STAMP_NAME]
+    assert json.loads((out / LOCK_NAME).read_text())["run_id"] == "again"
     run.write_verdict(passed("defect"))
     run.write_summary({"run_id": "again"})
     assert is_complete(out)
+    run.release()
+    assert not (out / LOCK_NAME).exists()
 
 
 def test_sweep_removes_our_leftover_temporary_files_only(tmp_path: Path) -> None:
     out = tmp_path / "out"
-    claim(out, run_id="one")
+    claim(out, run_id="one").release()
     (out / ".verdict_defect.json.k2j4_x9q.tmp").write_text('{"run_')
     (out / ".notes.txt.abc.tmp").write_text("foreign")
-    claim(out, run_id="two")
+    claim(out, run_id="two").release()
     assert not (out / ".verdict_defect.json.k2j4_x9q.tmp").exists()
     assert (out / ".notes.txt.abc.tmp").read_text() == "foreign"
 
@@ -257,7 +265,7 @@ def test_a_claim_cut_short_files_the_earlier_summary_under_its_own_run_id(
     # A crash right after the new stamp was written, before the sweep: the stamp names the new
     # run, the summary and judgment are still the old run's.
     (out / STAMP_NAME).write_text(json.dumps({"tool": "tribunal", "run_id": "cut"}))
-    claim(out, run_id="next")
+    claim(out, run_id="next").release()
     assert (out / "history" / "old" / "summary.json").is_file()
     assert (out / "history" / "old" / "judgment.md").is_file()
     assert (out / "history" / "old" / verdict_name(EIGHT[0])).is_file()
@@ -271,9 +279,14 @@ def test_routing_and_envelope_are_written_owner_only_with_the_run_id(tmp_path: P
     routing = run.write_routing({"fleet": "fleet.yaml", "lenses": []})
     assert json.loads(routing.read_text()) == {"run_id": "r9", "fleet": "fleet.yaml", "lenses": []}
     envelope = Envelope("repo", "a" * 40, "b" * 40, "c" * 64, (), (), "# envelope\n")
-    run.write_envelope(envelope)
+    with pytest.raises(ValueError, match="run_id"):
+        run.write_envelope(envelope)  # B-5: every file of the run names it
+    run.write_envelope(envelope.for_run("r9"))
     for name in ("routing.json", "envelope.md", "manifest.json"):
         assert mode(run.path / name) == 0o600
+    assert json.loads((run.path / "manifest.json").read_text())["run_id"] == "r9"
+    assert (run.path / "envelope.md").read_text() == "<!-- run_id: r9 -->\n# envelope\n"
+    run.release()
     # All three are run files: the next claim sweeps them.
-    claim(run.path)
+    claim(run.path).release()
     assert not any((run.path / name).exists() for name in ("routing.json", "envelope.md"))

@@ -5,22 +5,34 @@ bad input writes nothing; on a replay fleet two convenings differ only in run_id
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import signal
+import socket
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from testing import REPO
-from testing.convening import contract_file, convene, jury, passing
+from testing.convening import (
+    contract_file,
+    convene,
+    convene_args,
+    convening_process,
+    jury,
+    passing,
+)
 from testing.hermetic import make_hermetic
-from testing.jurors import slow
+from testing.jurors import held, slow
 from testing.proof_projects import CALC_RIGHT, Change, alive, change
 from testing.seat_records import EIGHT
+
+from tribunal.records.rundir import LOCK_NAME, STAMP_NAME
 
 EXAMPLE = REPO / "examples" / "blind"
 
@@ -283,3 +295,201 @@ def test_an_unwritable_ledger_is_bad_input_before_any_seat_sits(
     assert ran.stderr.startswith("tribunal: error: ") and "--ledger" in ran.stderr, ran.stderr
     assert "cannot write the ledger" in ran.stderr
     assert not out.exists()
+
+
+# --- B-5: one convening per run dir; every file names its run ------------------------------
+
+
+def carried_run_ids(out: Path) -> dict[str, str | None]:
+    """Each file of the run dir (history aside) with the run_id it carries, None for none."""
+    found: dict[str, str | None] = {}
+    for path in sorted(out.iterdir()):
+        if not path.is_file():
+            continue
+        text = path.read_text(encoding="utf-8")
+        if path.suffix == ".json" or path.name == STAMP_NAME:
+            found[path.name] = json.loads(text).get("run_id")
+        elif path.name == "envelope.md":
+            first = text.splitlines()[0]
+            found[path.name] = first.removeprefix("<!-- run_id: ").removesuffix(" -->")
+        else:  # judgment.md: its front matter
+            fields = [line for line in text.split("\n---", 1)[0].splitlines() if ": " in line]
+            found[path.name] = dict(line.split(": ", 1) for line in fields).get("run_id")
+    return found
+
+
+def test_a_second_convening_into_a_run_dir_in_use_is_refused_naming_its_holder(
+    subject: Change, contract: Path, tmp_path: Path
+) -> None:
+    out = tmp_path / "out"
+    release = threading.Event()
+    with jury(tmp_path) as court:
+        court.all_pass(skip=["telemetry"])
+        court.answer("telemetry", held(release, passing("telemetry")))
+        args = convene_args(subject.path, subject.base, contract, court.fleet, out, "--no-proofs")
+        first = convening_process(*args, "--ledger", str(tmp_path / "first.json"))
+        try:
+            deadline = time.monotonic() + 60
+            while not (out / LOCK_NAME).is_file() or not (out / "routing.json").is_file():
+                assert first.poll() is None, "the first convening ended before the second came"
+                assert time.monotonic() < deadline, "the first convening never claimed its dir"
+                time.sleep(0.02)
+            second = convene(
+                subject.path, subject.base, contract, court.fleet, out,
+                "--no-proofs", "--ledger", str(tmp_path / "second.json"), process=True,
+            )  # fmt: skip
+        finally:
+            release.set()
+            _, stderr = first.communicate(timeout=120)
+    assert first.returncode == 0, stderr
+    run_id = json.loads((out / "summary.json").read_text(encoding="utf-8"))["run_id"]
+    assert second.exit_code == 2, second.stdout + second.stderr
+    holder = f"run {run_id}, process {first.pid} on host {socket.gethostname()}"
+    assert second.stderr == (
+        f"tribunal: error: {out}: --out: is in use by another convening ({holder}); nothing "
+        "was touched. Wait for it to end, or give --out another directory\n"
+    )
+    assert not (tmp_path / "second.json").exists()  # the refused one recorded nothing
+    # Every file of the run dir is the first convening's, and says so; the lock is gone.
+    carried = carried_run_ids(out)
+    assert set(carried) == {
+        STAMP_NAME, "envelope.md", "manifest.json", "routing.json", "judgment.md",
+        "summary.json", *(f"verdict_{lens}.json" for lens in EIGHT),
+    }  # fmt: skip
+    assert carried == dict.fromkeys(carried, run_id)
+
+
+# --- B-4, B-5: worktrees killed with their convening are pruned; a live one never is --------
+
+SLEEPING_CONTRACT = """\
+intent: neg returns the negation
+criteria: [neg(2) == -2]
+test_command: echo $$ >> {pids} && exec sleep 60
+test_runner: generic
+red: {red}
+timeout_s: 120
+"""
+
+
+def tribunal_worktrees(subject: Change) -> list[Path]:
+    return [
+        Path(line.removeprefix("worktree "))
+        for line in subject.worktrees()
+        if Path(line.removeprefix("worktree ")).name.startswith("tribunal-")
+    ]
+
+
+def proving(process: subprocess.Popen[str], subject: Change, pids: Path, runs: int) -> None:
+    """Wait until `process` sits in its proofs: `runs` test runs started in tribunal worktrees."""
+    deadline = time.monotonic() + 60
+    while not pids.is_file() or len(pids.read_text().split()) < runs:
+        assert process.poll() is None, "the convening ended before its proofs ran"
+        assert time.monotonic() < deadline, "no proof started"
+        time.sleep(0.02)
+
+
+def test_worktrees_a_killed_convening_left_are_pruned_and_a_live_ones_kept(
+    subject: Change, tmp_path: Path
+) -> None:
+    pids = tmp_path / "pids"
+    contract = tmp_path / "sleeping.yaml"
+    contract.write_text(SLEEPING_CONTRACT.format(pids=pids, red=subject.red), encoding="utf-8")
+    with jury(tmp_path) as court:
+        court.all_pass()
+        args = convene_args(subject.path, subject.base, contract, court.fleet, tmp_path / "a")
+        killed = convening_process(*args, "--ledger", str(tmp_path / "a.json"))
+        try:
+            proving(killed, subject, pids, 1)
+        finally:
+            os.kill(killed.pid, signal.SIGKILL)
+            killed.communicate()
+        left = tribunal_worktrees(subject)
+        assert left and all(tree.exists() for tree in left)  # registered in the user's repo
+        killed_run = json.loads((tmp_path / "a" / STAMP_NAME).read_text())["run_id"]
+        assert all(tree.name.startswith(f"tribunal-{killed_run}.") for tree in left)
+
+        # The next convening — still sitting in its own proofs — prunes the killed one's.
+        args = convene_args(subject.path, subject.base, contract, court.fleet, tmp_path / "b")
+        live = convening_process(*args, "--ledger", str(tmp_path / "b.json"))
+        try:
+            proving(live, subject, pids, 2)
+            live_run = json.loads((tmp_path / "b" / STAMP_NAME).read_text())["run_id"]
+            mine = tribunal_worktrees(subject)
+            assert mine and all(tree.name.startswith(f"tribunal-{live_run}.") for tree in mine)
+            assert not any(tree.exists() for tree in left)
+
+            # A third convening meanwhile never touches the live one's worktrees.
+            ran = convene(
+                subject.path, subject.base, contract, court.fleet, tmp_path / "c",
+                "--no-proofs", "--ledger", str(tmp_path / "c.json"),
+            )  # fmt: skip
+            assert (ran.exit_code, ran.outcome) == (0, "LAND"), ran.stdout + ran.stderr
+            assert "abandoned" not in ran.stderr
+            assert tribunal_worktrees(subject) == mine and all(tree.is_dir() for tree in mine)
+            live.send_signal(signal.SIGINT)  # Ctrl-C: it removes its own worktrees
+            _, stderr = live.communicate(timeout=30)
+        finally:
+            if live.poll() is None:
+                os.kill(live.pid, signal.SIGKILL)
+                live.communicate()
+            for pid in pids.read_text().split():  # the killed convening's orphaned test run
+                with contextlib.suppress(ProcessLookupError):
+                    os.killpg(int(pid), signal.SIGKILL)
+    assert live.returncode == 130, stderr
+    assert f"removed a worktree that run {killed_run} abandoned: {left[0]}" in stderr
+    assert subject.worktrees() == [f"worktree {subject.path}"]
+    assert not any(tree.parent.exists() for tree in [*left, *mine])
+
+
+# --- L-7, S-3: a harness seat abandoned by Ctrl-C is ended and its worktree removed ---------
+
+STALLING_HARNESS = """\
+import os, sys, time
+with open(sys.argv[1], "a", encoding="utf-8") as seen:
+    seen.write(f"{os.getpid()} {os.getcwd()}\\n")
+time.sleep(60)
+"""
+
+
+def test_ctrl_c_ends_the_harness_seats_it_abandons_and_removes_their_worktrees(
+    subject: Change, contract: Path, tmp_path: Path
+) -> None:
+    script = tmp_path / "harness.py"
+    script.write_text(STALLING_HARNESS, encoding="utf-8")
+    seen = tmp_path / "seen.txt"
+    with jury(tmp_path) as court:
+        court.all_pass()
+        harness = (
+            f"  - {{id: harness-h, family: vendor-h, transport: command, timeout_s: 90, "
+            f"command: [{json.dumps(sys.executable)}, {json.dumps(str(script))}, "
+            f"{json.dumps(str(seen))}]}}\n"
+        )
+        text = court.fleet.read_text(encoding="utf-8").replace("tiers:\n", harness + "tiers:\n")
+        court.fleet.write_text(text.replace("deep_state: [", "deep_state: [harness-h, "))
+        out = tmp_path / "out"
+        args = convene_args(subject.path, subject.base, contract, court.fleet, out, "--no-proofs")
+        process = convening_process(*args, "--ledger", str(tmp_path / "ledger.json"))
+        try:
+            deadline = time.monotonic() + 60
+            # Both deep_state seats sit in a harness; the six others have their verdicts.
+            while (
+                not seen.is_file()
+                or len(seen.read_text().splitlines()) < 2
+                or len(list(out.glob("verdict_*.json"))) < len(EIGHT) - 2
+            ):
+                assert process.poll() is None, "the convening ended before it was interrupted"
+                assert time.monotonic() < deadline, "the harness seats never sat"
+                time.sleep(0.02)
+            process.send_signal(signal.SIGINT)
+            _, stderr = process.communicate(timeout=15)
+        finally:
+            if process.poll() is None:
+                os.kill(process.pid, signal.SIGKILL)
+                process.communicate()
+    assert process.returncode == 130, stderr
+    sat = [line.split(" ", 1) for line in seen.read_text().splitlines()]
+    for pid, cwd in sat:
+        assert not alive(int(pid)), "a harness outlived the convening"
+        assert not Path(cwd).exists()
+        assert Path(cwd).name == f"tribunal-{carried_run_ids(out)[STAMP_NAME]}.seat"
+    assert subject.worktrees() == [f"worktree {subject.path}"]

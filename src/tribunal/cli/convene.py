@@ -4,11 +4,15 @@ outcome that lands only on a unanimous, proven pass (B-1..B-7)."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
 from tribunal.cli.exit_codes import for_outcome
 from tribunal.cli.options import change_range, fleet_and_builder
+
+if TYPE_CHECKING:
+    from tribunal.worktrees import Pruned
 
 
 @click.command("convene")
@@ -122,7 +126,7 @@ def convene(
         require_cross_family=require_cross_family,
         templates=templates,
     )
-    convening = convene_court(request)
+    convening = convene_court(request, on_pruned=_say_pruned)
     for warning in convening.envelope.warnings:
         click.echo(f"tribunal: warning: {warning}", err=True)
     for warning in convening.routing.warnings:
@@ -144,3 +148,10 @@ def convene(
     else:
         click.echo(console_report(report, exit_code=code) + "\n".join(written) + "\n", nl=False)
     ctx.exit(code)
+
+
+def _say_pruned(pruned: Pruned) -> None:
+    """B-4: an abandoned worktree of an earlier convening was removed from the repository."""
+    click.echo(
+        f"tribunal: removed a worktree that run {pruned.owner} abandoned: {pruned.path}", err=True
+    )

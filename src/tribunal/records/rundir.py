@@ -15,18 +15,28 @@ swept, written file by file as seats finish, completed by `summary.json` written
 - Every file is written atomically with mode 0600, every dir we create is 0700 (C-4).
 - A run dir without `summary.json` is recognisably incomplete; verdicts already written stay
   whole after a crash or `kill -9` (S-3).
+- A claimed dir is held by an exclusive lock until the convening releases it: a second
+  convening into it is refused (BadInput, exit 2) naming the holder — its run_id, process and
+  host — and touches nothing. The lock is `.tribunal-lock`, an flock(2) on a file that names
+  its holder while it is held and is removed on release, so a finished run dir holds no file
+  without its run_id (and two runs still differ only in it, C-6); a lock dies with its
+  process, so a dir whose convening was killed is claimed again at once. (filelock is not used
+  here: its lock files name nobody and stay behind.)
 
 The run_id is random (C-6: on a replay fleet the outputs of two convenings differ only in it).
 """
 
 from __future__ import annotations
 
+import contextlib
+import errno
 import json
 import os
 import re
 import secrets
+import socket
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -38,6 +48,7 @@ if TYPE_CHECKING:
     from tribunal.jury.envelope.build import Envelope
 
 STAMP_NAME = ".tribunal-stamp"
+LOCK_NAME = ".tribunal-lock"
 SUMMARY_NAME = "summary.json"
 JUDGMENT_NAME = "judgment.md"
 ROUTING_NAME = "routing.json"
@@ -78,13 +89,104 @@ def is_verdict_name(name: str) -> bool:
     return _VERDICT.match(name) is not None
 
 
+class RunLock:
+    """The exclusive lock on one run dir (see the module doc), held from `take` to `release`."""
+
+    def __init__(self, path: Path, descriptor: int) -> None:
+        self.path = path
+        self._descriptor: int | None = descriptor
+
+    @classmethod
+    def take(cls, directory: Path, run_id: str, *, label: str) -> RunLock:
+        """Lock `directory` for the run `run_id` and name the holder in the lock file. Raises
+        BadInput naming the holder when another process holds it, or when the file system
+        cannot lock."""
+        import fcntl
+
+        path = Path(directory) / LOCK_NAME
+        while True:
+            try:
+                descriptor = os.open(path, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW, FILE_MODE)
+            except OSError as error:  # a symbolic link or a directory in its place, ...
+                raise BadInput(
+                    f"cannot open {LOCK_NAME} ({error.strerror}); nothing was touched",
+                    source=label,
+                    field="--out",
+                ) from None
+            try:
+                fcntl.flock(descriptor, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except OSError as error:
+                os.close(descriptor)
+                if error.errno in (errno.EWOULDBLOCK, errno.EAGAIN, errno.EACCES):
+                    raise BadInput(
+                        f"is in use by another convening ({_holder(path)}); nothing was "
+                        "touched. Wait for it to end, or give --out another directory",
+                        source=label,
+                        field="--out",
+                    ) from None
+                raise BadInput(
+                    f"cannot be locked ({error.strerror}): give --out a directory on a local "
+                    "file system",
+                    source=label,
+                    field="--out",
+                ) from None
+            # The holder before us removes the file on release: lock the file that is there.
+            try:
+                same = os.path.samestat(os.fstat(descriptor), os.stat(path))
+            except FileNotFoundError:
+                same = False
+            if same:
+                break
+            os.close(descriptor)
+        holder = dump_json(
+            {"tool": STAMP_TOOL, "run_id": run_id, "pid": os.getpid(), "host": socket.gethostname()}
+        ).encode("utf-8")
+        os.ftruncate(descriptor, 0)
+        os.pwrite(descriptor, holder, 0)
+        return cls(path, descriptor)
+
+    def release(self) -> None:
+        """Remove the lock file, then let go of the lock. Idempotent; raises nothing."""
+        descriptor, self._descriptor = self._descriptor, None
+        if descriptor is None:
+            return
+        with contextlib.suppress(OSError):
+            self.path.unlink()
+        os.close(descriptor)
+
+
+def _holder(path: Path) -> str:
+    """Who holds the lock at `path`, as its lock file says."""
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, ValueError):
+        data = None
+    if not isinstance(data, dict) or not isinstance(data.get("run_id"), str):
+        return "its holder has not named itself yet"
+    pid, host = data.get("pid"), data.get("host")
+    return f"run {data['run_id']}, process {pid} on host {host}"
+
+
 @dataclass(frozen=True)
 class RunDir:
-    """A claimed run dir: every write goes through it, so every file is 0600 and atomic."""
+    """A claimed run dir: every write goes through it, so every file is 0600 and atomic. The
+    dir stays locked until `release()` (or the end of a `with` block)."""
 
     path: Path
     run_id: str
     swept_run_id: str | None = None  # the earlier run whose files were swept, if any
+    lock: RunLock | None = field(default=None, repr=False, compare=False)
+
+    def release(self) -> None:
+        """B-5: let another convening claim the dir. Idempotent."""
+        if self.lock is not None:
+            self.lock.release()
+
+    def __enter__(self) -> RunDir:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.release()
 
     def write_text(self, name: str, text: str) -> Path:
         """Write `text` to `name` inside the run dir (atomic, 0600); return the path."""
@@ -108,7 +210,10 @@ class RunDir:
         return self.write_json(ROUTING_NAME, {"run_id": self.run_id, **document})
 
     def write_envelope(self, envelope: Envelope) -> None:
-        """B-1: `envelope.md` and `manifest.json`, owner-only like every file of the run."""
+        """B-1: `envelope.md` and `manifest.json`, owner-only like every file of the run, both
+        carrying the run_id (`envelope.for_run`: the text the jurors read names it too)."""
+        if envelope.run_id != self.run_id:
+            raise ValueError("the envelope must carry this run's run_id (Envelope.for_run)")
         envelope.write(self.path, mode=FILE_MODE)
 
     def write_summary(self, document: Mapping[str, Any]) -> Path:
@@ -165,11 +270,12 @@ def tribunal_shaped(path: Path) -> list[str]:
 
 
 def claim(path: Path, *, run_id: str | None = None, label: str | None = None) -> RunDir:
-    """Claim `path` for a new run: stamp it, then sweep an earlier run of ours out of it.
+    """Claim `path` for a new run: lock it, stamp it, then sweep an earlier run of ours out of it.
 
     `run_id` fixes the new run id (tests); `label` names the dir in messages (C-8). Returns the
-    RunDir. Raises BadInput (nothing written, nothing deleted) when `path` is not a directory,
-    or holds tribunal-shaped files without our stamp, or holds a stamp that is not ours.
+    RunDir, locked until it is released. Raises BadInput (nothing written, nothing deleted)
+    when `path` is not a directory, holds tribunal-shaped files without our stamp, holds a
+    stamp that is not ours, or is locked by another convening (naming it).
     """
     path = Path(path)
     shown = label if label is not None else str(path)
@@ -178,30 +284,43 @@ def claim(path: Path, *, run_id: str | None = None, label: str | None = None) ->
         raise BadInput(f"run id {run_id!r}: letters, digits, _ or - (at most 64)", field="run_id")
     if path.exists() and not path.is_dir():
         raise BadInput("is not a directory", source=shown, field="--out")
-    previous: str | None = None
     if path.is_dir():
-        previous = read_stamp(path)
-        if previous is None:
-            shaped = tribunal_shaped(path)
-            if shaped:
-                # B-5: never sweep what we did not stamp; name the files and the way out.
-                raise BadInput(
-                    f"holds tribunal-shaped files without a {STAMP_NAME}: {', '.join(shaped)}; "
-                    "nothing was deleted. Give --out a fresh directory, or move these files "
-                    "away if they are yours to discard",
-                    source=shown,
-                    field="--out",
-                )
-        else:
-            os.chmod(path, DIR_MODE)  # ours: keep it owner-only
+        _previous_run(path, shown)  # a foreign dir is refused before the lock touches it
     else:
         path.mkdir(parents=True, mode=DIR_MODE)
         os.chmod(path, DIR_MODE)  # the umask may have narrowed it; never widened
-    # B-5: the stamp first — once it is written the dir is ours, whatever the sweep meets.
-    write_atomic(path / STAMP_NAME, _stamp_text(run_id), mode=FILE_MODE, dir_mode=DIR_MODE)
-    if previous is not None:
-        _sweep(path, previous)
-    return RunDir(path=path, run_id=run_id, swept_run_id=previous)
+    lock = RunLock.take(path, run_id, label=shown)
+    try:
+        # Again under the lock: a convening that held it may have finished meanwhile.
+        previous = _previous_run(path, shown)
+        if previous is not None:
+            os.chmod(path, DIR_MODE)  # ours: keep it owner-only
+        # B-5: the stamp first — once it is written the dir is ours, whatever the sweep meets.
+        write_atomic(path / STAMP_NAME, _stamp_text(run_id), mode=FILE_MODE, dir_mode=DIR_MODE)
+        if previous is not None:
+            _sweep(path, previous)
+    except BaseException:
+        lock.release()
+        raise
+    return RunDir(path=path, run_id=run_id, swept_run_id=previous, lock=lock)
+
+
+def _previous_run(path: Path, shown: str) -> str | None:
+    """The run id of our stamp in `path`, or None for a dir we never stamped. Raises BadInput
+    for a stamp that is not ours, or tribunal-shaped files without a stamp (B-5: never sweep
+    what we did not stamp; the files and the way out are named)."""
+    previous = read_stamp(path)
+    if previous is None:
+        shaped = tribunal_shaped(path)
+        if shaped:
+            raise BadInput(
+                f"holds tribunal-shaped files without a {STAMP_NAME}: {', '.join(shaped)}; "
+                "nothing was deleted. Give --out a fresh directory, or move these files "
+                "away if they are yours to discard",
+                source=shown,
+                field="--out",
+            )
+    return previous
 
 
 def _stamp_text(run_id: str) -> str:

@@ -6,9 +6,12 @@ Order, and why:
    written): the contract, the fleet, the builder, the revisions and `red`, the ledger file,
    the templates, and the envelope itself — built from git objects (B-6) and identity-scanned
    (E-3: a hit is exit 2).
-2. The out dir is claimed (B-5: stamp before sweep); the envelope, manifest and routing are
-   written.
-3. The proofs run (B-4) on the same resolved commits the envelope holds, unless `--no-proofs`.
+2. The out dir is claimed (B-5: locked for the whole convening, stamped before swept); the
+   envelope, manifest and routing are written, each carrying the run_id; tribunal worktrees
+   an earlier convening abandoned (killed during its proofs or seats) are pruned — only those
+   whose owner lock is free, never a concurrent convening's.
+3. The proofs run (B-4) on the same resolved commits the envelope holds, unless `--no-proofs`,
+   in worktrees named after the run.
 4. Every lens is routed (L-2: the builder's family refused on every ladder) and every seat is
    dispatched at once (L-9), the ledger's refuted findings in every prompt (E-5); each
    `verdict_<lens>.json` is written as its seat finishes (B-5: never lost to a later crash).
@@ -49,9 +52,11 @@ from tribunal.records.ledger import (
     view,
 )
 from tribunal.records.next_steps import Convened, next_steps
-from tribunal.records.rundir import RunDir, claim
+from tribunal.records.rundir import RunDir, claim, new_run_id
+from tribunal.worktrees import Pruned, prune_abandoned
 
 SeatCallback = Callable[[SeatRecord], None]
+PruneCallback = Callable[[Pruned], None]
 
 
 @dataclass(frozen=True)
@@ -110,29 +115,54 @@ class _Prepared:
     key: DisputeKey
 
 
-def convene(request: ConveneRequest, *, on_seat: SeatCallback | None = None) -> Convening:
+def convene(
+    request: ConveneRequest,
+    *,
+    on_seat: SeatCallback | None = None,
+    on_pruned: PruneCallback | None = None,
+) -> Convening:
     """Convene the blind court over `request` and write its run dir (B-1, B-5).
 
-    `on_seat` is called with each SeatRecord once its verdict file is written. Returns the
+    `on_seat` is called with each SeatRecord once its verdict file is written, `on_pruned` with
+    each abandoned worktree of an earlier convening as it is removed. Returns the
     Convening. Raises BadInput (nothing written) for any bad input; NotFinished when a git step
     of the proofs fails (the run dir then holds no summary: recognisably incomplete).
     """
     prepared = _prepare(request)
-    envelope = prepared.envelope
+    # B-1, B-5: the run id is known before any prompt is rendered: the envelope names it.
+    run_id = request.run_id if request.run_id is not None else new_run_id()
+    prepared = replace(prepared, envelope=prepared.envelope.for_run(run_id))
     routing, jobs = _route(request, prepared)
     # C-3: an unwritable ledger is bad input now, not an internal error after the seats ran.
     check_writable(prepared.ledger_path, _label(prepared.ledger_path, request.root))
-    run = claim(request.out, run_id=request.run_id, label=_label(request.out, request.root))
+    with claim(request.out, run_id=run_id, label=_label(request.out, request.root)) as run:
+        return _convene_into(run, request, prepared, routing, jobs, on_seat, on_pruned)
+
+
+def _convene_into(
+    run: RunDir,
+    request: ConveneRequest,
+    prepared: _Prepared,
+    routing: Routing,
+    jobs: list[SeatJob],
+    on_seat: SeatCallback | None,
+    on_pruned: PruneCallback | None,
+) -> Convening:
+    """Everything after the claim, with the run dir locked."""
+    envelope = prepared.envelope
     run.write_envelope(envelope)
     run.write_routing(routing.to_dict())
-    proofs = _prove(request, prepared)
+    for pruned in prune_abandoned(request.repo):
+        if on_pruned is not None:
+            on_pruned(pruned)
+    proofs = _prove(request, prepared, run.run_id)
 
     def written(record: SeatRecord) -> None:
         run.write_verdict(record)  # B-5: as each seat finishes
         if on_seat is not None:
             on_seat(record)
 
-    seats, costs = _sit(request, prepared, jobs, written)
+    seats, costs = _sit(request, prepared, jobs, written, run.run_id)
     flags = Flags(
         require_cross_family=request.require_cross_family,
         degraded=routing.degraded,
@@ -237,7 +267,7 @@ def _route(request: ConveneRequest, prepared: _Prepared) -> tuple[Routing, list[
     return routing, [SeatJob(lens, prompts[lens.lens.id]) for lens in routing.lenses]
 
 
-def _prove(request: ConveneRequest, prepared: _Prepared) -> Proofs:
+def _prove(request: ConveneRequest, prepared: _Prepared, run_id: str) -> Proofs:
     """B-4 on the envelope's own commits; `--no-proofs` is named in every report."""
     if request.no_proofs:
         return Proofs.no_proofs()
@@ -251,12 +281,17 @@ def _prove(request: ConveneRequest, prepared: _Prepared) -> Proofs:
         envelope.head,
         contract,
         label=_label(request.repo, request.root),
+        run_id=run_id,
     )
     return Proofs.from_report(report)
 
 
 def _sit(
-    request: ConveneRequest, prepared: _Prepared, jobs: list[SeatJob], on_seat: SeatCallback
+    request: ConveneRequest,
+    prepared: _Prepared,
+    jobs: list[SeatJob],
+    on_seat: SeatCallback,
+    run_id: str,
 ) -> tuple[list[SeatRecord], dict[str, Any]]:
     """L-9: every seat at once, each rung bounded by its max_concurrency. Returns the seats'
     records and the B-1 `costs` of their answered calls."""
@@ -265,8 +300,9 @@ def _sit(
         prepared.fleet,
         environ=request.environ,
         envelope_files=envelope.file_texts(),
-        # L-7, B-6: harness rungs sit on their own worktree of the judged commit.
-        checkout=Checkout(Path(request.repo), envelope.head),
+        # L-7, B-6: harness rungs sit on their own worktree of the judged commit, named after
+        # the run.
+        checkout=Checkout(Path(request.repo), envelope.head, owner=run_id),
     )
     rungs = prepared.fleet.rungs.values()
     seats = dispatch_seats(jobs, context, rungs=rungs, on_seat=on_seat)

@@ -116,6 +116,13 @@ def generic_regression(path: Path) -> Scenario:
     return Scenario(subject, {"command": GENERIC, "runner": "generic"})
 
 
+def generic_killed(path: Path) -> Scenario:
+    # At head, importing calc kills the test process; the shell waits and reports exit 137.
+    killer = CALC_RIGHT + "\n\nimport os, signal\n\nos.kill(os.getpid(), signal.SIGKILL)\n"
+    subject = change(path, {"calc.py": killer})
+    return Scenario(subject, {"command": GENERIC + "; exit $?", "runner": "generic"})
+
+
 def whole_suite_command(path: Path) -> Scenario:
     # No {tests}: every run is the whole suite, where an old test fails all along. Only the
     # new test counts for red_first, and a test failing at base and head is no regression.
@@ -168,8 +175,8 @@ SCENARIOS: dict[str, Callable[[Path], Scenario]] = {
     for build in (
         honest, honest_elsewhere, not_red, fake_green, weakened, regression, import_name,
         import_missing, collects_nothing, foreign_collection, generic_honest, generic_regression,
-        whole_suite_command, first_test, no_red, no_command, deleted_test, old_test_deleted,
-        side_red,
+        generic_killed, whole_suite_command, first_test, no_red, no_command, deleted_test,
+        old_test_deleted, side_red,
     )
 }  # fmt: skip
 
@@ -387,6 +394,19 @@ def test_generic_runner_reads_exit_codes(proven: dict[str, Proven]) -> None:
     assert done.detail(ProofName.REGRESSION) == (
         "the test command exited 0 at base; the test command exited 0 at head"
     )
+
+
+def test_generic_runner_killed_by_a_signal_the_shell_reports_is_invalid(
+    proven: dict[str, Proven],
+) -> None:
+    # B-4: exit 128+N from the shell is signal N — the run did not finish, it did not fail.
+    done = proven["generic_killed"]
+    killed = "the run at head ended by signal SIGKILL (exit status 137)"
+    assert done.statuses == {**HELD, "green": "invalid", "regression": "invalid"}
+    assert done.report.invalid == f"green: {killed}"
+    assert done.detail(ProofName.REGRESSION) == killed
+    assert done.codes == []  # never a not_green or regression finding
+    assert done.report.outcome is Outcome.INVALID
 
 
 def test_a_deleted_old_test_is_a_regression_not_a_silent_pass(proven: dict[str, Proven]) -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from testing.proof_projects import PYTEST, alive
 
 from tribunal.enums import TestOutcome
@@ -32,6 +33,22 @@ def test_a_signal_is_not_an_exit_code(tmp_path: Path) -> None:
     run = run_capped("kill -TERM $$", tmp_path, 10)
     assert run.exit_code is None and run.signal == 15
     assert run.why_not_clean == "ended by signal SIGTERM"
+
+
+@pytest.mark.parametrize(("number", "name"), [(9, "SIGKILL"), (15, "SIGTERM"), (2, "SIGINT")])
+def test_a_signal_the_shell_reports_as_128_plus_n_is_a_signal(
+    tmp_path: Path, number: int, name: str
+) -> None:
+    # The shell waits for the command (it is not the last one), so it reports 128+N itself.
+    run = run_capped(f"sh -c 'kill -{number} $$'; exit $?", tmp_path, 10)
+    assert run.exit_code is None and run.signal == number
+    assert run.why_not_clean == f"ended by signal {name} (exit status {128 + number})"
+
+
+@pytest.mark.parametrize("code", [1, 2, 127, 128, 200, 255])
+def test_other_exit_statuses_are_exit_codes(tmp_path: Path, code: int) -> None:
+    run = run_capped(f"exit {code}", tmp_path, 10)
+    assert (run.exit_code, run.signal, run.why_not_clean) == (code, None, None)
 
 
 def test_exit_codes_and_the_working_directory(tmp_path: Path) -> None:

@@ -6,6 +6,11 @@ caller's environment, so the contract names the interpreter as one would in a sh
 or with `{python}`, the interpreter tribunal runs on. At the cap — and after every run, for
 children left behind — the whole process group is killed; a run that hit the cap is never read
 as a result (a timeout is not a survivor).
+
+A signal ends a run two ways: the shell itself dies of it (a negative return code), or the shell
+reports that the command it waited for did — exit status 128+N for signal N, as every POSIX
+shell does. Both are a signal (B-4: INVALID), whatever the runner; a plain failure is any
+other exit status.
 """
 
 from __future__ import annotations
@@ -20,6 +25,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 _TAIL_BYTES = 4096
+SIGNAL_STATUS = 128  # POSIX shells: a command ended by signal N has exit status 128 + N
 _POLL_S = (0.005, 0.05)  # first and longest wait between polls
 
 
@@ -32,6 +38,7 @@ class CappedRun:
     signal: int | None = None  # the signal that ended it (not at the cap)
     timed_out: bool = False
     output_tail: str = ""  # the run's last output, for logs; never in a recorded detail (C-6)
+    shell_status: int | None = None  # the 128+N the shell reported for `signal`, if it did
 
     @property
     def why_not_clean(self) -> str | None:
@@ -39,7 +46,8 @@ class CappedRun:
         if self.timed_out:
             return f"hit the timeout_s cap of {self.cap_s:g} s (process group killed)"
         if self.signal is not None:
-            return f"ended by signal {_signal_name(self.signal)}"
+            how = f" (exit status {self.shell_status})" if self.shell_status is not None else ""
+            return f"ended by signal {_signal_name(self.signal)}{how}"
         return None
 
 
@@ -68,6 +76,10 @@ def run_capped(command: str, cwd: Path, timeout_s: float) -> CappedRun:
         return CappedRun(None, timeout_s, timed_out=True, output_tail=tail)
     if returncode < 0:
         return CappedRun(None, timeout_s, signal=-returncode, output_tail=tail)
+    if SIGNAL_STATUS < returncode < SIGNAL_STATUS + signal.NSIG:
+        # The shell waited for the command and reports that signal N ended it (B-4).
+        number = returncode - SIGNAL_STATUS
+        return CappedRun(None, timeout_s, number, output_tail=tail, shell_status=returncode)
     return CappedRun(returncode, timeout_s, output_tail=tail)
 
 

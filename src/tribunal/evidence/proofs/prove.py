@@ -32,9 +32,16 @@ _SHOWN = 5  # test ids named in a detail before "and N more"
 
 
 def run_proofs(
-    repo: Path, base: str, head: str, contract: Contract, *, label: str | None = None
+    repo: Path,
+    base: str,
+    head: str,
+    contract: Contract,
+    *,
+    label: str | None = None,
+    run_id: str | None = None,
 ) -> ProofReport:
-    """Run the five B-4 proofs of `base..head` in `repo` against `contract`.
+    """Run the five B-4 proofs of `base..head` in `repo` against `contract`; the worktrees they
+    run in carry `run_id` (the convening's; None: a fresh one) in their names.
 
     Returns the ProofReport (never raises for a proof that fails or a run that is INVALID).
     Raises BadInput when `repo` is no git repository, `base`/`head` name no commit (fields
@@ -42,7 +49,7 @@ def run_proofs(
     NotFinished when a git step of the harness (a worktree, a checkout) fails on the resolved
     commits.
     """
-    with ProofRepo.open(repo, label) as git_repo:
+    with ProofRepo.open(repo, label, owner=run_id) as git_repo:
         base_id = _commit(git_repo, base, "--base")
         head_id = _commit(git_repo, head, "--head")
         red_id = None

@@ -1,22 +1,22 @@
 """Git access for the proofs (B-4): revisions, changed paths, blob ids, temporary worktrees.
 
 Every run of the suite happens in a temporary `git worktree` of one commit — never in the user's
-working tree (B-6) — and every tree made here is removed again when the context closes, whatever
-happened inside. Hooks are switched off for the checkouts the harness makes: a proof must not run
-repository code before its capped run does. GitPython is imported inside `open` (C-1).
+working tree (B-6) — named after the run that proves (`tribunal.worktrees`: its owner lock held
+while the proving lasts), and every tree made here is removed again when the context closes,
+whatever happened inside; a proving killed with -9 leaves them to the next convening's prune.
+Hooks are switched off for the checkouts the harness makes: a proof must not run repository code
+before its capped run does. GitPython is imported inside `open` (C-1).
 """
 
 from __future__ import annotations
 
-import contextlib
-import shutil
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 from types import TracebackType
 from typing import Any
 
 from tribunal.errors import BadInput, NotFinished
+from tribunal.worktrees import WorktreeHolder
 
 _NO_HOOKS = ("-c", "core.hooksPath=/dev/null")
 
@@ -32,15 +32,16 @@ class PathChange:
 class ProofRepo:
     """One repository opened for the proofs. Use as a context manager."""
 
-    def __init__(self, repo: Any, label: str) -> None:
+    def __init__(self, repo: Any, label: str, owner: str | None = None) -> None:
         self._repo = repo
         self.label = label
-        self._scratch = Path(tempfile.mkdtemp(prefix="tribunal-proofs-"))
-        self._trees: list[Path] = []
+        self._owner = owner
+        self._holder: WorktreeHolder | None = None  # made with the first tree or scratch file
 
     @classmethod
-    def open(cls, path: Path, label: str | None = None) -> ProofRepo:
-        """Open the repository at `path`. Raises BadInput (field `--repo`) when it is none."""
+    def open(cls, path: Path, label: str | None = None, *, owner: str | None = None) -> ProofRepo:
+        """Open the repository at `path`; its worktrees are named after `owner` (the run_id;
+        None: a fresh random one). Raises BadInput (field `--repo`) when it is no repository."""
         import git
 
         label = label if label is not None else str(path)
@@ -48,7 +49,7 @@ class ProofRepo:
             repo = git.Repo(path)
         except (git.InvalidGitRepositoryError, git.NoSuchPathError):
             raise BadInput("not a git repository", source=label, field="--repo") from None
-        return cls(repo, label)
+        return cls(repo, label, owner)
 
     def __enter__(self) -> ProofRepo:
         return self
@@ -62,21 +63,13 @@ class ProofRepo:
         self.close()
 
     def close(self) -> None:
-        """Remove every worktree made here and the scratch directory; stop git processes."""
-        import git
-
-        for tree in self._trees:
-            # B-4: should removal fail, the directory goes below anyway and `prune` drops it.
-            with contextlib.suppress(git.GitCommandError):
-                self._repo.git.worktree("remove", "--force", "--force", str(tree))
-        shutil.rmtree(self._scratch, ignore_errors=True)
+        """Remove every worktree made here and the scratch directory; stop git processes.
+        Raises nothing of its own: the error that ended the proving is never masked."""
         try:
-            # Never mask the error that ended the proving: a registration left behind is
-            # dropped by the next prune.
-            with contextlib.suppress(git.GitCommandError):
-                self._repo.git.worktree("prune")
+            if self._holder is not None:
+                self._holder.close()
         finally:
-            self._trees.clear()
+            self._holder = None
             self._repo.close()
 
     def resolve(self, rev: str) -> str | None:
@@ -130,11 +123,9 @@ class ProofRepo:
         return ids
 
     def checkout(self, name: str, commit: str) -> Path:
-        """A fresh detached worktree of `commit` under the scratch directory; returns its path."""
-        tree = self._scratch / name
-        self._git_in(None, "worktree", "add", "--detach", "--quiet", str(tree), commit)
-        self._trees.append(tree)
-        return tree
+        """A fresh detached worktree of `commit` for the proof step `name` (`red`, `head`, ...)
+        under the scratch directory; returns its path. Raises NotFinished when git cannot."""
+        return self._worktrees().add(name, commit)
 
     def restore(self, tree: Path, commit: str, changes: list[PathChange]) -> None:
         """B-4 fake_green: put every path of `changes` in `tree` back to its version at `commit`
@@ -148,7 +139,14 @@ class ProofRepo:
 
     def scratch_file(self, name: str) -> Path:
         """A path for a report file in the scratch directory, outside every worktree."""
-        return self._scratch / name
+        return self._worktrees().path / name
+
+    def _worktrees(self) -> WorktreeHolder:
+        if self._holder is None:
+            self._holder = WorktreeHolder(
+                Path(self._repo.working_dir), self._owner, label=self.label
+            )
+        return self._holder
 
     def _git_in(self, tree: Path | None, *args: str) -> None:
         import git

@@ -6,7 +6,8 @@ so nothing can be read from it. A new test file that fails to collect (a test im
 the fix adds) is not INVALID: that file counts as one erroring test. The one exception to exit 5:
 the whole suite at `base` collecting nothing is an empty baseline (a change that adds the
 repository's first test), not INVALID. With `generic`, only the exit code is read, and only the
-cap or a signal make a run INVALID.
+cap or a signal make a run INVALID — a signal the shell reports as exit 128+N included
+(`capped`): a command killed by SIGKILL did not fail, it did not finish.
 """
 
 from __future__ import annotations

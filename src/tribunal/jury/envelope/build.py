@@ -7,6 +7,7 @@ Before anything is written it is scanned for identity terms (E-3); a hit fails t
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -22,6 +23,7 @@ from tribunal.jury.envelope.identity import ALLOWABLE_SOURCES, Term, TermScanner
 from tribunal.jury.envelope.text import ENVELOPE_NAME, EnvelopeFile, Segment, render
 
 MANIFEST_NAME = "manifest.json"
+RUN_COMMENT = "<!-- run_id: {run_id} -->"
 STATE_DIR = ".tribunal"  # B-6: tribunal's own state is never part of an envelope
 _BINARY_PROBE = 8000  # git's own heuristic: a NUL in the first 8000 bytes means binary
 
@@ -37,6 +39,14 @@ class Envelope:
     files: tuple[EnvelopeFile, ...]
     warnings: tuple[str, ...]
     text: str
+    run_id: str | None = None  # B-1: the convening whose run dir holds this envelope
+
+    def for_run(self, run_id: str) -> Envelope:
+        """This envelope as the convening `run_id` shows it and writes it (B-5: every file of a
+        run dir carries its run_id): its text opens with a comment naming the run, its manifest
+        has `run_id`. The comment is the envelope's own words, so the scan has nothing to see."""
+        text = f"{RUN_COMMENT.format(run_id=run_id)}\n{self.text}"
+        return dataclasses.replace(self, text=text, run_id=run_id)
 
     @property
     def tokens_estimate(self) -> int:
@@ -49,7 +59,9 @@ class Envelope:
 
     def manifest(self) -> dict[str, Any]:
         """The `manifest.json` document (valid against the `manifest` schema)."""
+        run = {"run_id": self.run_id} if self.run_id is not None else {}
         return {
+            **run,
             "repo": self.repo,
             "base": self.base,
             "head": self.head,

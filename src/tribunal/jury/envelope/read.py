@@ -53,6 +53,7 @@ def read_envelope(directory: Path, label: str | None = None) -> Envelope:
         files=tuple(files),
         warnings=tuple(data["warnings"]),
         text=text,
+        run_id=data.get("run_id"),
     )
 
 

@@ -68,7 +68,8 @@ def dispatch_seats(
     KeyboardInterrupt (S-3, C-2: Ctrl-C) stops the waiting at once: the records that already
     finished are delivered to `on_seat`, the seats still sitting are abandoned (daemon threads:
     the process exits without joining them, and no model is unloaded under a seat that may
-    still be using it), and the interrupt is re-raised.
+    still be using it) — their harness runs ended and worktrees removed first, since nothing of
+    an abandoned thread runs again — and the interrupt is re-raised.
     """
     if not jobs:
         return []
@@ -100,7 +101,10 @@ def dispatch_seats(
         for _ in jobs:
             deliver(*finished.get())
     except KeyboardInterrupt:
-        # S-3: keep every verdict already paid for, wait for none still sitting.
+        # S-3: keep every verdict already paid for, wait for none still sitting; L-7: a harness
+        # runs in a session of its own, out of Ctrl-C's reach — end it and remove its worktree.
+        if context.checkout is not None:
+            context.checkout.sitting.abandon()
         while True:
             try:
                 item = finished.get_nowait()

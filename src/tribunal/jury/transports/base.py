@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from tribunal.jury.transports.failures import NoCredentials, OverCapacity, Truncated
+from tribunal.jury.transports.worktree import Sitting
 
 
 @dataclass(frozen=True)
@@ -72,10 +73,15 @@ class TransportConfig:
 
 @dataclass(frozen=True)
 class Checkout:
-    """The commit a harness rung runs against: a repository and its `head` (full or short id)."""
+    """The commit a harness rung runs against: a repository and its `head` (full or short id).
+
+    `owner` is the run_id its worktrees are named after (None: a fresh one per worktree);
+    `sitting` tracks the harness runs in flight, so that an interrupted sitting ends them."""
 
     repo: Path
     head: str
+    owner: str | None = None
+    sitting: Sitting = field(default_factory=Sitting, compare=False)
 
 
 @dataclass(frozen=True)

@@ -33,7 +33,7 @@ from tribunal.jury.transports.base import (
 from tribunal.jury.transports.deadline import Deadline
 from tribunal.jury.transports.failures import Annulled, NotAnswered, Oversize
 from tribunal.jury.transports.registry import TransportRegistry
-from tribunal.jury.transports.worktree import detached_worktree
+from tribunal.jury.transports.worktree import InFlight, detached_worktree
 from tribunal.jury.verdict import MAX_REPLY_BYTES
 
 STDERR_KEEP = 64 * 1024  # the end of stderr is kept for the raw tail of a failed harness
@@ -72,7 +72,13 @@ class CommandTransport:
         key = api_key(self.config, self.context.environ)
         secrets = [key] if key else []
         deadline = Deadline.for_call(self.config, request)
-        with detached_worktree(request.checkout.repo, request.checkout.head) as tree:
+        checkout = request.checkout
+        with (
+            checkout.sitting.run() as flight,
+            detached_worktree(
+                checkout.repo, checkout.head, owner=checkout.owner, flight=flight
+            ) as tree,
+        ):
             before = tree.fingerprint()
             run = run_harness(
                 self.config.command,
@@ -80,6 +86,7 @@ class CommandTransport:
                 cwd=tree.path,
                 deadline=deadline,
                 environ=self.context.environ,
+                flight=flight,
             )
             changed = tree.changed_since(before)
         text = run.stdout.decode("utf-8", errors="replace")
@@ -130,10 +137,11 @@ def run_harness(
     cwd: Path,
     deadline: Deadline,
     environ: Mapping[str, str],
+    flight: InFlight | None = None,
 ) -> HarnessRun:
     """Run `command` in `cwd` in a new process group with `prompt` on stdin. Returns how it
-    ended; the group is killed on the deadline or once stdout passes 1 MiB. Raises NotAnswered
-    when the command cannot be started."""
+    ended; the group is killed on the deadline or once stdout passes 1 MiB, or by `flight`'s
+    sitting when Ctrl-C abandons it. Raises NotAnswered when the command cannot be started."""
     try:
         process = subprocess.Popen(
             list(command),
@@ -149,6 +157,8 @@ def run_harness(
             f"cannot run {command[0]!r}: {error.strerror}", rung=deadline.rung
         ) from None
     assert process.stdin and process.stdout and process.stderr
+    if flight is not None:
+        flight.started(process.pid)  # its own session: the group id is its pid
     stdout = bytearray()
     stderr = bytearray()
     over = threading.Event()
@@ -168,6 +178,8 @@ def run_harness(
         timed_out = True
     # whatever the leader did, nothing it started outlives it (or keeps writing the worktree)
     _kill_group(process)
+    if flight is not None:
+        flight.exited()  # before the reaping frees the process id
     process.wait()
     for thread in threads:
         thread.join(timeout=_REAP_S)

@@ -241,6 +241,34 @@ def test_flat_new_findings_over_three_rounds_escalate_and_refutations_ride_along
     assert "convergence failed" in ran.summary["reasons"][0]
 
 
+def test_a_fused_seats_verifier_finding_shares_its_fingerprint_and_counts_once(
+    subject: Change, contract: Path, tmp_path: Path
+) -> None:
+    # B-3, L-5: rounds 1 and 2 raise two new findings each; in round 3 a fused seat's primary
+    # and verifier raise one defect — one new finding, so the trend falls (2, 2, 1): ITERATE.
+    rounds = {
+        1: {"defect": "round one, first", "proportion": "round one, second"},
+        2: {"defect": "round two, first", "proportion": "round two, second"},
+        3: {"boundary_condition": "neg(-0.0) keeps the sign"},
+    }
+    for number, refusals in rounds.items():
+        with jury(tmp_path, name=f"fleet{number}.yaml") as court:
+            court.all_pass(skip=list(refusals))
+            for lens, claim in refusals.items():
+                court.answer(lens, refusing(lens, claim))  # primary and verifier alike
+            ran = run(subject, contract, court, tmp_path, NO_PROOFS)
+    assert (ran.exit_code, ran.outcome, ran.summary["round"]) == (1, "ITERATE", 3), ran.stdout
+    fused = ran.seat("boundary_condition")
+    assert (fused["rung"], fused["verifier"]["rung"]) == ("juror-b", "juror-c")
+    claims = [item["claim"] for item in ran.summary["findings"]]
+    assert claims == ["neg(-0.0) keeps the sign", "[verifier:juror-c] neg(-0.0) keeps the sign"]
+    (fingerprint,) = {item["fingerprint"] for item in ran.summary["findings"]}
+    assert ran.summary["new_findings"] == [fingerprint]
+    ledger = json.loads((tmp_path / "ledger.json").read_text(encoding="utf-8"))
+    (dispute,) = ledger["disputes"]
+    assert [len(entry["new_findings"]) for entry in dispute["rounds"]] == [2, 2, 1]
+
+
 def test_no_key_value_reaches_any_file_or_output(
     subject: Change, contract: Path, court: Jury, tmp_path: Path
 ) -> None:

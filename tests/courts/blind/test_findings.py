@@ -9,6 +9,7 @@ from tribunal.courts.blind.findings import (
     normalise_location,
 )
 from tribunal.enums import ProofName, Severity
+from tribunal.jury.seat.record import verifier_claim
 
 
 def test_case_whitespace_quotes_and_trailing_punctuation_do_not_matter() -> None:
@@ -52,3 +53,18 @@ def test_a_false_proof_is_a_harness_blocker() -> None:
     assert item.severity is Severity.BLOCKER
     assert item.finding.claim == "tests_changed"
     assert item.to_dict()["fingerprint"] == fingerprint("tests_changed", None)
+
+
+def test_a_fused_seats_verifier_finding_is_fingerprinted_as_its_seats() -> None:
+    # L-5, B-3: the `[verifier:<rung>]` prefix names who wrote it, not a different finding —
+    # whichever rung of the verifier ladder sat this round.
+    claim, location = "neg(-0.0) keeps the sign", "calc.py:6"
+    primary = fingerprint(claim, location)
+    assert fingerprint(verifier_claim("juror-c", claim), location) == primary
+    assert fingerprint(verifier_claim("gateway/b-long", claim), "calc.py:9") == primary
+    assert normalise_claim(verifier_claim("juror-c", "The GUARD is missing.")) == (
+        "the guard is missing"
+    )
+    # Only the prefix goes: a claim that merely mentions a verifier keeps its words.
+    assert fingerprint(f"see {verifier_claim('c', claim)}", location) != primary
+    assert fingerprint("other claim", location) != primary

@@ -8,16 +8,22 @@ from __future__ import annotations
 
 import json
 import shutil
+import unicodedata
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner, Result
+from hypothesis import given
+from hypothesis import strategies as st
 from testing.gitrepo import GitRepo
 
 from tribunal.cli import cli
+from tribunal.enums import TermSource
 from tribunal.errors import BadInput
 from tribunal.jury.envelope.build import build_envelope
 from tribunal.jury.envelope.contract import load_contract
+from tribunal.jury.envelope.identity import Term, TermScanner
 
 CONTRACT = "intent: Add a greeting.\ncriteria:\n  - greet() returns hello\n"
 
@@ -65,6 +71,61 @@ def test_commit_identity_fails_naming_path_line_and_term(
 ) -> None:
     change(repo, line)
     assert_refused(run(tmp_path), tmp_path, "src/greet.py:3", term)
+
+
+# E-3: the other Unicode forms of a name (and of its case) are the same name.
+FORMS = ("NFC", "NFD", "NFKC", "NFKD")
+CASES = (str, str.upper, str.lower)
+LETTER = st.one_of(
+    st.characters(categories=("Lu", "Ll"), max_codepoint=0x4FF),  # Latin, Greek, Cyrillic
+    st.sampled_from("ǅǈǋǲẞﬁﬂﬀµſ"),  # titlecase digraphs, compatibility letters
+).filter(
+    # Case folding equates the cases it relates; a dotless ı upper-cased is an I, whose fold is i.
+    lambda c: c.upper().casefold() == c.casefold() == c.lower().casefold()
+)
+NAME = st.lists(st.text(LETTER, min_size=2, max_size=8), min_size=1, max_size=3).map(" ".join)
+
+
+@given(
+    name=NAME,
+    committed=st.sampled_from(FORMS),
+    written=st.sampled_from(FORMS),
+    case=st.sampled_from(CASES),
+)
+def test_a_name_is_found_in_any_normalisation_form_and_case(
+    name: str, committed: str, written: str, case: Callable[[str], str]
+) -> None:
+    term = Term(unicodedata.normalize(committed, name), TermSource.NAME)
+    other = case(unicodedata.normalize(written, name))
+    scanner = TermScanner([term])
+    text = f"def greet():\n    return 'hello'\n# thanks, {other}!\n"
+    assert list(scanner.search(text)) == [(term, 2)]
+    # Still whole words only: inside a longer word it is no hit.
+    assert list(scanner.search(f"# thanks, {other}x and x{other}\n")) == []
+
+
+@pytest.mark.parametrize(
+    ("committed", "written"),
+    [
+        ("Zoë", "Zoe\u0308"),  # precomposed, written with a combining diaeresis
+        ("Zoe\u0308", "ZOË"),  # the other way round, in capitals
+        ("Zoë Strauß", "ZOË STRAUSS"),
+        ("Daniel Ǆordjević", "daniel džordjević"),  # a compatibility digraph
+    ],
+)
+def test_an_author_written_in_another_unicode_form_reaches_no_juror(
+    repo: GitRepo, tmp_path: Path, committed: str, written: str
+) -> None:
+    author = {"GIT_AUTHOR_NAME": committed, "GIT_AUTHOR_EMAIL": "zb@example.invalid"}
+    change(repo, f"# kudos to {written}", env=author)
+    assert_refused(run(tmp_path), tmp_path, "src/greet.py:3", committed)
+
+
+def test_a_longer_name_is_no_hit_in_any_form(repo: GitRepo, tmp_path: Path) -> None:
+    author = {"GIT_AUTHOR_NAME": "Zoë", "GIT_AUTHOR_EMAIL": "zb@example.invalid"}
+    change(repo, "# Zoe\u0308y and Zoëtrope are other words", env=author)
+    result = run(tmp_path)
+    assert result.exit_code == 0, result.output
 
 
 def test_identity_of_every_commit_in_the_range_only(repo: GitRepo, tmp_path: Path) -> None:

@@ -5,8 +5,11 @@ A fingerprint identifies "the same finding" across rounds, so that convergence i
 NEW findings and a refutation keeps applying while the finding is raised again. It hashes the
 normalised claim and the normalised location:
 
-- claim: Unicode NFKC, case folded, backticks and quotes dropped, every run of whitespace one
-  space, trailing `.`/`;`/`:` dropped. Line references inside the claim (`line 42`, `lines
+- claim: without the `[verifier:<rung>]` prefix of a fused seat's verifier finding (L-5: the
+  finding is the seat's, whichever rung wrote it — a primary and its verifier raising one defect
+  raise one finding, and a verifier that changes rung between rounds raises no new one), then
+  Unicode NFKC, case folded, backticks and quotes dropped, every run of whitespace one space,
+  trailing `.`/`;`/`:` dropped. Line references inside the claim (`line 42`, `lines
   3-5`, `L42`, `path:42`) become `line #`, because lines move as a fix lands. Other digits are
   kept: "HTTP 404" and "HTTP 500", "off by 1" and "off by 2" are different claims.
 - location: the path only, `\\` as `/`, a leading `./` dropped, case kept (paths are case
@@ -25,7 +28,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from tribunal.enums import CitationStatus, ProofName, Severity
-from tribunal.jury.seat.record import SeatRecord
+from tribunal.jury.seat.record import SeatRecord, seat_claim
 from tribunal.jury.verdict import Finding
 
 HARNESS_LENS = "harness"  # B-4: the lens false proofs are reported from
@@ -41,7 +44,7 @@ _LOCATION_LINE = re.compile(r":\d+(?:-\d+)?\Z")
 
 def normalise_claim(claim: str) -> str:
     """The claim as fingerprinted (see the module docstring)."""
-    text = unicodedata.normalize("NFKC", claim).casefold()
+    text = unicodedata.normalize("NFKC", seat_claim(claim)).casefold()
     text = _QUOTES.sub("", text)
     text = _LINE_REFERENCE.sub(" line #", text)
     text = _SPACE.sub(" ", text).strip()

@@ -256,8 +256,8 @@ def _scan(segments: list[Segment], terms: list[Term]) -> list[str]:
     count: dict[Term, int] = {}
     envelope_line = 1
     for segment in segments:
-        for term, offset in scanner.search(segment.text):
-            source, line, field = _where(segment, offset, envelope_line)
+        for term, newlines in scanner.search(segment.text):
+            source, line, field = _where(segment, newlines, envelope_line)
             if term.source.fails:
                 failures.append((term, source, line, field))
             else:
@@ -287,9 +287,10 @@ def _scan(segments: list[Segment], terms: list[Term]) -> list[str]:
     ]
 
 
-def _where(segment: Segment, offset: int, envelope_line: int) -> tuple[str, int | None, str | None]:
-    """(source, line, field) of a hit at `offset` in `segment`."""
-    newlines = segment.text.count("\n", 0, offset)
+def _where(
+    segment: Segment, newlines: int, envelope_line: int
+) -> tuple[str, int | None, str | None]:
+    """(source, line, field) of a hit after `newlines` line breaks of `segment`."""
     if segment.source is None:
         return ENVELOPE_NAME, envelope_line + newlines, None
     line = None if segment.line is None else segment.line + newlines

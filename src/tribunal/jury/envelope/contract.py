@@ -15,6 +15,7 @@ from typing import Any
 
 from tribunal.documents import Document, FieldPath, load_any, validate
 from tribunal.enums import SuiteRunner
+from tribunal.jury.envelope.identity import term_key
 
 DEFAULT_TIMEOUT_S = 300
 
@@ -108,9 +109,9 @@ def load_contract(path: Path, label: str | None = None) -> Contract:
     )
     deny = tuple(data.get("deny", ()))
     allow = tuple(data.get("identity_allow", ()))
-    denied = {term.casefold() for term in deny}
+    denied = {term_key(term) for term in deny}
     for index, term in enumerate(allow):
-        if term.casefold() in denied:
+        if term_key(term) in denied:
             raise document.bad(f"{term!r} is also listed in deny", ("identity_allow", index))
     return Contract(
         label=document.label,

@@ -1,13 +1,18 @@
 """Zero authorship (E-3): the terms an envelope must not carry and the one scanner for them.
 
-Terms are matched as whole words, case-insensitively, by a single compiled regular expression
-(X-2: one pass over the text, whatever the number of terms). A name matches across any run of
-spaces or tabs, so "Ada  Lovelace" is still "Ada Lovelace".
+Both sides are compared in one folded form (`fold`): Unicode NFKC, then case folding (and NFKC
+again, since folding can leave a sequence NFKC would compose). So "Zoë" committed precomposed is
+found written as "Zoe" + a combining diaeresis, "ZOË", or in a compatibility form ("ﬁ" is "fi"),
+and "Strauß" as "STRAUSS". Terms are then matched as whole words by a single compiled regular
+expression over the folded text (X-2: one pass, whatever the number of terms). A name matches
+across any run of spaces or tabs, so "Ada  Lovelace" is still "Ada Lovelace". Folding never
+adds or removes a line break, so a hit's line is counted in the folded text.
 """
 
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
@@ -28,9 +33,16 @@ class Term:
     source: TermSource
 
 
+def fold(text: str) -> str:
+    """`text` in the form the scan compares: NFKC, case folded, NFKC again (E-3)."""
+    if text.isascii():
+        return text.lower()  # the same, fast: NFKC leaves ASCII alone, casefold is lower
+    return unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", text).casefold())
+
+
 def term_key(text: str) -> str:
-    """The form two terms are compared in: whitespace runs collapsed, case folded."""
-    return " ".join(text.split()).casefold()
+    """The form two terms are compared in: folded, whitespace runs collapsed."""
+    return " ".join(fold(text).split())
 
 
 def identity_terms(
@@ -66,7 +78,7 @@ def identity_terms(
 
 
 class TermScanner:
-    """Finds whole-word, case-insensitive occurrences of a set of terms in text."""
+    """Finds whole-word occurrences of a set of terms in text, both sides folded (`fold`)."""
 
     def __init__(self, terms: Iterable[Term]) -> None:
         chosen: dict[str, Term] = {}
@@ -78,24 +90,31 @@ class TermScanner:
             # A term that fails the build outranks the same text as mere content.
             if known is None or (not known.source.fails and term.source.fails):
                 chosen[key] = term
-        self.terms: list[Term] = sorted(chosen.values(), key=lambda t: (-len(t.text), t.text))
+        # Longest first, so an address wins over its own local part at the same place.
+        self.terms: list[Term] = sorted(
+            chosen.values(), key=lambda t: (-len(term_key(t.text)), term_key(t.text))
+        )
         self._pattern: re.Pattern[str] | None = None
         if self.terms:
-            # Longest first, so an address wins over its own local part at the same place.
             alternatives = "|".join(
                 f"(?P<t{index}>{_words(term.text)})" for index, term in enumerate(self.terms)
             )
-            self._pattern = re.compile(rf"(?<!\w)(?:{alternatives})(?!\w)", re.IGNORECASE)
+            self._pattern = re.compile(rf"(?<!\w)(?:{alternatives})(?!\w)")
 
     def search(self, text: str) -> Iterator[tuple[Term, int]]:
-        """Each (term, offset) found in `text`, in order of offset."""
+        """Each (term, line) found in `text`, in order: `line` counts the line breaks (`\\n`)
+        before the hit, so 0 is the first line of `text`."""
         if self._pattern is None:
             return
-        for match in self._pattern.finditer(text):
+        folded = fold(text)
+        line, counted = 0, 0
+        for match in self._pattern.finditer(folded):
             group = match.lastgroup
             if group is not None:
-                yield self.terms[int(group[1:])], match.start()
+                line += folded.count("\n", counted, match.start())
+                counted = match.start()
+                yield self.terms[int(group[1:])], line
 
 
 def _words(text: str) -> str:
-    return r"[ \t]+".join(re.escape(word) for word in text.split())
+    return r"[ \t]+".join(re.escape(word) for word in term_key(text).split())

@@ -10,6 +10,7 @@ Courts consume this shape only; `seat_record.schema.json` describes `to_dict()`.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -20,6 +21,22 @@ from tribunal.jury.verdict import Checked, Finding, Verdict
 # (UNVERIFIED: no verifier answered), "same-family" (only under --solo); None: not a fused seat.
 Verified = bool | Literal["same-family"] | None
 SAME_FAMILY: Literal["same-family"] = "same-family"
+
+# L-5: a fused seat keeps both verdicts; the verifier's findings are prefixed with its rung.
+_VERIFIER_PREFIX = re.compile(r"\[verifier:[^\]\n]*\]\s*")
+
+
+def verifier_claim(rung: str, claim: str) -> str:
+    """L-5: the claim of a fused seat's verifier finding, as the seat keeps it:
+    `[verifier:<rung>] <claim>`."""
+    return f"[verifier:{rung}] {claim}"
+
+
+def seat_claim(claim: str) -> str:
+    """The claim itself, without the `[verifier:<rung>]` prefix a fused seat's verifier finding
+    carries (B-3: the seat raises the finding, whichever of its two rungs wrote it)."""
+    match = _VERIFIER_PREFIX.match(claim)
+    return claim[match.end() :] if match else claim
 
 
 @dataclass(frozen=True)

@@ -30,7 +30,7 @@ from tribunal.jury.redaction import raw_tail, redact
 from tribunal.jury.routing import Candidate, LensRoute, capacity_skip
 from tribunal.jury.seat.answer import malformed_refuse, read_reply
 from tribunal.jury.seat.costs import CostBook
-from tribunal.jury.seat.record import RejectedRung, SeatRecord, VerifierSeat
+from tribunal.jury.seat.record import RejectedRung, SeatRecord, VerifierSeat, verifier_claim
 from tribunal.jury.transports import (
     Checkout,
     RungFailure,
@@ -335,7 +335,7 @@ def _recorded(rung: Rung) -> bool:
 
 def _prefixed(finding: Finding, rung: str) -> Finding:
     """L-5: a verifier's finding, kept beside the primary's, names the verifier."""
-    return replace(finding, claim=f"[verifier:{rung}] {finding.claim}")
+    return replace(finding, claim=verifier_claim(rung, finding.claim))
 
 
 def _as_verifier(entry: RejectedRung) -> RejectedRung:

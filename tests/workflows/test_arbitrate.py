@@ -434,20 +434,21 @@ def test_each_judgment_gets_its_own_trace_and_a_trace_is_never_rewritten(root: P
     # two disputes arbitrated into one directory keep one trace each.
     directory = make_dispute(root)
     votes(directory, verifier="APPROVE", implementor="APPROVE")
-    assert invoke("arbitrate", D, "--to", "records/a.judgment.md").exit_code == 0
+    # judgments/ holds records, whether git tracks them yet or not.
+    assert invoke("arbitrate", D, "--to", "judgments/a.judgment.md").exit_code == 0
     votes(directory, verifier="DENY", implementor="DENY")
-    assert invoke("arbitrate", D, "--to", "records/b.md").exit_code == 1
-    first = json.loads((root / "records/a.decision_trace.json").read_text("utf-8"))
-    second = json.loads((root / "records/b.decision_trace.json").read_text("utf-8"))
+    assert invoke("arbitrate", D, "--to", "judgments/b.md").exit_code == 1
+    first = json.loads((root / "judgments/a.decision_trace.json").read_text("utf-8"))
+    second = json.loads((root / "judgments/b.decision_trace.json").read_text("utf-8"))
     assert (first["verdict"], second["verdict"]) == ("APPROVE", "DENY")
-    assert "`records/a.decision_trace.json`" in (root / "records/a.judgment.md").read_text()
-    assert not (root / "records/decision_trace.json").exists()
-    (root / "records/a.judgment.md").unlink()
-    outcome = invoke("arbitrate", D, "--to", "records/a.judgment.md")
+    assert "`judgments/a.decision_trace.json`" in (root / "judgments/a.judgment.md").read_text()
+    assert not (root / "judgments/decision_trace.json").exists()
+    (root / "judgments/a.judgment.md").unlink()
+    outcome = invoke("arbitrate", D, "--to", "judgments/a.judgment.md")
     assert outcome.exit_code == 2 and "which no command rewrites" in outcome.stderr, outcome.stderr
-    assert outcome.stderr.startswith("tribunal: error: records/a.decision_trace.json")
-    assert not (root / "records/a.judgment.md").exists()
-    assert json.loads((root / "records/a.decision_trace.json").read_text("utf-8")) == first
+    assert outcome.stderr.startswith("tribunal: error: judgments/a.decision_trace.json: --to: ")
+    assert not (root / "judgments/a.judgment.md").exists()
+    assert json.loads((root / "judgments/a.decision_trace.json").read_text("utf-8")) == first
 
 
 @pytest.mark.parametrize(

@@ -132,8 +132,10 @@ def test_record_refuses_an_invalid_judgment(repo_root: Path) -> None:
 def test_file_judgment_skips_a_name_taken_meanwhile(tmp_path: Path) -> None:
     (tmp_path / "x.judgment.md").write_text("taken", encoding="utf-8")
     (tmp_path / "x-2.judgment.md").write_text("taken too", encoding="utf-8")
-    path = file_judgment("new\n", tmp_path, "x")
+    filed = file_judgment("new\n", tmp_path, "x")
+    path = filed.path
     assert path.name == "x-3.judgment.md" and path.read_text(encoding="utf-8") == "new\n"
+    assert not filed.already
     assert (tmp_path / "x.judgment.md").read_text(encoding="utf-8") == "taken"
     assert sorted(os.listdir(tmp_path)) == ["x-2.judgment.md", "x-3.judgment.md", "x.judgment.md"]
 
@@ -275,7 +277,9 @@ def test_writers_never_rewrite_a_recorded_judgment(repo_root: Path) -> None:
     args = ["--verdict", "DENY", "--reason", "manual:x", "--evidence-ref", "cases/a.json"]
     outcome = invoke("judgment", "new", *args, "--to", "capstone/judgment.md")
     assert outcome.exit_code == 2
-    assert outcome.stderr.startswith("tribunal: error: capstone/judgment.md: exists and is a")
+    assert outcome.stderr.startswith(
+        "tribunal: error: capstone/judgment.md: --to: is a recorded judgment (under capstone/)"
+    )
     assert recorded.read_bytes() == before
     # scratch files under out/ are overwritten by the commands that own them (T-1)
     for _ in range(2):

@@ -151,15 +151,18 @@ def record(ctx: click.Context, source: Path, directory: Path | None) -> None:
     """File a scratch judgment as <dir>/<stem>.judgment.md, never overwriting; print the path.
 
     The stem is <session_id>-<spec_id> when both are present, else the run_id, else a slug of
-    the reason; a numeric suffix is added when the name is taken.
+    the reason; a numeric suffix is added when the name is taken. The same judgment filed again
+    prints where it already is and writes nothing.
     """
     from tribunal.paths import display_path, find_root
     from tribunal.workflows.judgment_record import RecordRequest
     from tribunal.workflows.judgment_record import record as file_it
 
     root = find_root()
-    target = file_it(RecordRequest(source, root, directory))
-    click.echo(display_path(target, root))
+    filed = file_it(RecordRequest(source, root, directory))
+    if filed.already:
+        click.echo("judgment: already filed; nothing written", err=True)
+    click.echo(display_path(filed.path, root))
     ctx.exit(ExitCode.OK)
 
 

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from tribunal.atomic import write_atomic, write_json
+from tribunal.atomic import dump_json, write_atomic
 from tribunal.courts.arbiter.rounds import Arbitration
 from tribunal.courts.arbiter.rounds import arbitrate as decide_dispute
 from tribunal.courts.arbiter.rules import ApplicablePrecedent
@@ -23,7 +23,7 @@ from tribunal.precedents.facts import Facts
 from tribunal.precedents.match import match_precedents
 from tribunal.records.arbiter_judgment import arbitration_record
 from tribunal.records.decision_trace import trace_path_for
-from tribunal.records.filing import refuse_rewriting_a_record
+from tribunal.records.filing import needs_writing
 
 JUDGMENT_NAME = "judgment.md"
 
@@ -72,14 +72,18 @@ def arbitrate(request: ArbitrateRequest) -> ArbitrateResult:
         trace_label=display_path(trace_path, root),
         templates=request.templates,
     )
-    if target.resolve() != (directory / JUDGMENT_NAME).resolve():
-        # the dispute's own judgment.md and trace are arbitrate's output; elsewhere, both
-        # are records a judgment names, never rewritten.
-        refuse_rewriting_a_record(target, root, display_path(target, root))
-        refuse_rewriting_a_record(trace_path, root, display_path(trace_path, root))
-    # the trace beside the judgment; both validated before either is written (C-3).
-    write_json(trace_path, written.trace)
-    write_atomic(target, written.judgment)
+    # the dispute's own judgment.md (the default `--to`) is arbitrate's output — until it
+    # is recorded (committed, say): then, like any record and the trace beside it, it is never
+    # rewritten; a re-run that would write the same bytes writes nothing.
+    trace = dump_json(written.trace)
+    writes = [
+        (path, text)
+        for path, text in ((trace_path, trace), (target, written.judgment))
+        if needs_writing(path, text, root, display_path(path, root))
+    ]
+    # the trace beside the judgment; both validated and checked before either is written.
+    for path, text in writes:
+        write_atomic(path, text)
     return ArbitrateResult(arbitration, target, trace_path, not_applied)
 
 

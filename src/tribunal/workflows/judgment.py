@@ -32,7 +32,7 @@ from tribunal.outputs import check_output_path, write_output_text
 from tribunal.paths import display_path
 from tribunal.precedents.facts import Facts, facts_file
 from tribunal.precedents.match import match_precedents
-from tribunal.records.filing import refuse_rewriting_a_record
+from tribunal.records.filing import needs_writing
 from tribunal.records.judgment import JudgmentInputs, front_matter, judgment_text
 from tribunal.refs import resolve_ref
 
@@ -115,8 +115,8 @@ def judgment(request: JudgmentRequest) -> JudgmentResult:
         not_applied=not_applied,
         templates=request.templates,
     )
-    refuse_rewriting_a_record(request.to, root, display_path(request.to, root))
-    write_output_text(request.to, text, "--to")
+    if needs_writing(request.to, text, root, display_path(request.to, root)):
+        write_output_text(request.to, text, "--to")
     return JudgmentResult(request.to, text, decision, not_applied)
 
 

@@ -10,7 +10,7 @@ from pathlib import Path
 from tribunal.enums import JudgmentVerdict
 from tribunal.outputs import check_output_path, write_output_text
 from tribunal.paths import display_path
-from tribunal.records.filing import refuse_rewriting_a_record
+from tribunal.records.filing import needs_writing
 from tribunal.records.manual_judgment import manual_judgment_text
 
 
@@ -42,6 +42,6 @@ def new_judgment(request: NewJudgmentRequest) -> Path:
         next_step=request.next_step,
         templates=request.templates,
     )
-    refuse_rewriting_a_record(request.to, root, display_path(request.to, root))
-    write_output_text(request.to, text, "--to")
+    if needs_writing(request.to, text, root, display_path(request.to, root)):
+        write_output_text(request.to, text, "--to")
     return request.to

@@ -1,5 +1,5 @@
 """`tribunal judgment record OUT.md`: file a scratch judgment into the repository as
-`<dir>/<stem>.judgment.md`, never overwriting (T-6, R-1)."""
+`<dir>/<stem>.judgment.md`, never overwriting and never twice (T-6, R-1)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from pathlib import Path
 
 from tribunal.outputs import output_errors
 from tribunal.paths import display_path
-from tribunal.records.filing import file_judgment, judgment_stem
+from tribunal.records.filing import Filed, file_judgment, judgment_stem
 from tribunal.records.judgment_check import check_judgment
 
 DEFAULT_DIR = "judgments"
@@ -23,9 +23,10 @@ class RecordRequest:
     directory: Path | None = None
 
 
-def record(request: RecordRequest) -> Path:
-    """Check the judgment and file it; return the path it was filed at. Raises BadInput when it
-    is not a valid judgment or the directory cannot be written."""
+def record(request: RecordRequest) -> Filed:
+    """Check the judgment and file it; return where it was filed (or had been: the same bytes
+    are never filed twice). Raises BadInput when it is not a valid judgment or the directory
+    cannot be written."""
     root = request.root
     checked = check_judgment(request.source, display_path(request.source, root), root=root)
     text = request.source.read_text(encoding="utf-8")

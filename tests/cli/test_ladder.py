@@ -11,6 +11,7 @@ from testing.fleets import ALL_KEYS, SPEC_FLEET, write_fleet
 
 from tribunal.cli import cli
 from tribunal.documents import first_schema_error
+from tribunal.jury.lenses import DEFAULT_LENSES
 
 FLOOR_OK = """\
 rungs:
@@ -21,9 +22,12 @@ rungs:
 tiers:
   t: [a, b, c, local]
 lenses:
-  defect: {tier: t}
-  proportion: {tier: t}
-"""
+""" + "".join(f"  {lens.id}: {{tier: t}}\n" for lens in DEFAULT_LENSES)
+SKIPS = (
+    "    skipped a [fa]: builder_family (family 'fa' is the builder's)\n"
+    "    skipped b [fb]: capacity (needs 146000 + 4096 tokens, holds 150000)\n"
+    "    skipped local [fl]: capacity (needs 146000 + 4096 tokens, holds 32768)\n"
+)
 
 
 @pytest.fixture
@@ -47,17 +51,9 @@ def test_table_for_a_seated_fleet(in_tmp: Path) -> None:
         "builder: FA (matched a family; family fa)\n"
         "prompt: 146000 tokens\n"
         "\n"
-        "LENS        TIER  STATUS  SEATED  VERIFIER\n"
-        "defect      t     SEATED  c [fc]  -\n"
-        "    skipped a [fa]: builder_family (family 'fa' is the builder's)\n"
-        "    skipped b [fb]: capacity (needs 146000 + 4096 tokens, holds 150000)\n"
-        "    skipped local [fl]: capacity (needs 146000 + 4096 tokens, holds 32768)\n"
-        "proportion  t     SEATED  c [fc]  -\n"
-        "    skipped a [fa]: builder_family (family 'fa' is the builder's)\n"
-        "    skipped b [fb]: capacity (needs 146000 + 4096 tokens, holds 150000)\n"
-        "    skipped local [fl]: capacity (needs 146000 + 4096 tokens, holds 32768)\n"
-        "\n"
-        "all 2 lenses seated\n"
+        "LENS                  TIER  STATUS  SEATED  VERIFIER\n"
+        + "".join(f"{lens.id:<20}  t     SEATED  c [fc]  -\n{SKIPS}" for lens in DEFAULT_LENSES)
+        + "\nall 8 lenses seated\n"
     )
 
 
@@ -77,8 +73,8 @@ def test_a_lens_with_no_rung_left_holds_exit_3(in_tmp: Path) -> None:
     write_fleet(in_tmp, FLOOR_OK.replace("t: [a, b, c, local]", "t: [a]"))
     code, out, err = run("--fleet", "fleet.yaml", "--builder", "fa")
     assert code == 3
-    assert "defect      t     HOLD    -       -\n" in out
-    assert out.endswith("2 of 2 lenses hold\n")
+    assert "defect                t     HOLD    -       -\n" in out
+    assert out.endswith("8 of 8 lenses hold\n")
     assert "does not end on a local survival rung" in err
 
 
@@ -165,7 +161,7 @@ def test_solo_names_the_weakened_gate(in_tmp: Path) -> None:
     write_fleet(in_tmp, FLOOR_OK.replace("t: [a, b, c, local]", "t: [a, local]"))
     code, out, _ = run("--fleet", "fleet.yaml", "--builder", "fa", "--solo")
     assert code == 0
-    assert "defect      t     SEATED  local [fl]" in out
+    assert "defect                t     SEATED  local [fl]" in out
     code, out, _ = run("--fleet", "fleet.yaml", "--builder", "fl", "--solo")
     assert code == 0
     assert "SEATED  a [fa]" in out and "DEGRADED" not in out

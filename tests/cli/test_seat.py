@@ -14,6 +14,7 @@ from testing.gitrepo import GitRepo
 
 from tribunal.cli import cli
 from tribunal.documents import first_schema_error
+from tribunal.jury.lenses import DEFAULT_LENSES, Lens
 
 CALC = "def sub(a, b):\n    return max(a - b, 0)\n"
 FLEET = """\
@@ -121,7 +122,12 @@ def test_refuse_exits_1_and_hold_exits_3(repo: Path, lens: str, code: int, verdi
 @pytest.mark.parametrize(
     ("args", "words"),
     [
-        (["--lens", "nope"], "unknown lens 'nope'; lenses of fleet.yaml: defect, telemetry"),
+        (
+            ["--lens", "nope"],
+            "unknown lens 'nope'; lenses of fleet.yaml: defect, proportion, "
+            "operator_consequence, telemetry, reversibility, state_continuity, resource_economy, "
+            "boundary_condition, unanswered",
+        ),
         (["--lens", "defect", "--builder", "nobody"], "known families: vendor-a, vendor-b"),
         (["--lens", "defect", "--envelope", "missing"], "missing/manifest.json"),
         (["--lens", "defect", "--role", "safety"], "give --lens LENS or --role ROLE"),
@@ -293,10 +299,15 @@ def test_ladder_checks_capacity_with_the_prompt_the_seat_will_send(repo: Path) -
 
     envelope = read_envelope(repo / "out" / "envelope")
     manifest = json.loads((repo / "out" / "envelope" / "manifest.json").read_text())
-    prompt = render_prompt(
-        tier="generalist", lens="defect", question="What actually breaks?", envelope=envelope.text
-    )
-    needed = SeatRequest(prompt=prompt, seat="defect").tokens_estimate
+
+    def needs(lens: Lens) -> int:
+        prompt = render_prompt(
+            tier=lens.tier, lens=lens.id, question=lens.question, envelope=envelope.text
+        )
+        return SeatRequest(prompt=prompt, seat=lens.id).tokens_estimate
+
+    needed = needs(DEFAULT_LENSES[0])  # defect's own prompt; the ladder shows the jury's largest
+    largest = max(needs(lens) for lens in DEFAULT_LENSES)
     context = manifest["tokens_estimate"] + 100 + 50  # holds the envelope + budget, not the prompt
     (repo / "fleet.yaml").write_text(
         "rungs:\n"
@@ -310,7 +321,7 @@ def test_ladder_checks_capacity_with_the_prompt_the_seat_will_send(repo: Path) -
         "--json",
     )  # fmt: skip
     data = json.loads(ladder.stdout)
-    assert data["tokens"] == needed
+    assert context < needed <= largest == data["tokens"]
     assert [s["reason"] for s in data["lenses"][0]["skipped"]] == ["capacity"]
     assert ladder.exit_code == 3
     sat = seat("--lens", "defect", "--json")
@@ -332,9 +343,13 @@ def test_a_change_too_large_for_every_rung_gets_one_clear_line(repo: Path) -> No
     ladder = invoke("ladder", "--fleet", "fleet.yaml", "--builder", "vendor-z",
                     "--envelope", "out/envelope")  # fmt: skip
     sat = seat("--lens", "defect")
-    for result in (ladder, sat):
+    # The ladder routes the whole jury: the two generalist lenses are too large, the six
+    # others hold for want of a tier; the seat is the one lens.
+    for result, which in ((ladder, " of lens defect, proportion"), (sat, "")):
         assert result.exit_code == 3
         lines = [line for line in result.stderr.splitlines() if "too large" in line]
         assert len(lines) == 1
-        assert lines[0].startswith("tribunal: the change is too large for every rung: the prompt")
+        assert lines[0].startswith(
+            f"tribunal: the change is too large for every rung{which}: the prompt"
+        )
         assert lines[0].endswith("tokens + the answer budget; the largest rung holds 900")

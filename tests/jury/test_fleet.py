@@ -9,7 +9,7 @@ from testing.fleets import SPEC_FLEET, fleet_from
 
 from tribunal.enums import Transport
 from tribunal.errors import BadInput
-from tribunal.jury.lenses import DEFAULT_LENSES
+from tribunal.jury.lenses import DEFAULT_LENSES, Lens
 from tribunal.jury.prompt_size import DEFAULT_ANSWER_TOKENS
 
 
@@ -73,13 +73,32 @@ def test_ollama_shorthand_needs_family(tmp_path: Path) -> None:
     assert ok.rungs["ollama/llama3"].family == "meta"
 
 
-def test_custom_lenses_replace_the_default_eight(tmp_path: Path) -> None:
-    text = SPEC_FLEET + "lenses:\n  defect: {}\n  perf: {tier: deep_state, question: Fast?}\n"
+def test_a_fleets_lenses_re_route_and_add_but_never_remove_the_default_eight(
+    tmp_path: Path,
+) -> None:
+    # L-1: a trust input cannot thin the jury — naming one lens keeps the other seven.
+    text = SPEC_FLEET + (
+        "lenses:\n  telemetry: {tier: generalist}\n  perf: {tier: deep_state, question: Fast?}\n"
+    )
     lenses = fleet_from(tmp_path, text).lenses
-    assert [(lens.id, lens.tier, lens.question) for lens in lenses] == [
-        ("defect", "generalist", "What actually breaks?"),
-        ("perf", "deep_state", "Fast?"),
-    ]
+    telemetry = next(lens for lens in DEFAULT_LENSES if lens.id == "telemetry")
+    assert lenses == (
+        *(lens if lens.id != "telemetry" else Lens("telemetry", "generalist", telemetry.question)
+          for lens in DEFAULT_LENSES),
+        Lens("perf", "deep_state", "Fast?"),
+    )  # fmt: skip
+    only_one = fleet_from(tmp_path, SPEC_FLEET + "lenses:\n  defect: {}\n").lenses
+    assert only_one == DEFAULT_LENSES
+
+
+def test_a_default_lens_on_a_tier_the_fleet_lacks_is_kept_and_holds(tmp_path: Path) -> None:
+    # Not bad input: a contract may narrow the jury to the lenses the fleet does route (E-2).
+    text = SPEC_FLEET.replace("  generalist: [openai/gpt-mini-x, harness-c, local-coder]\n", "")
+    fleet = fleet_from(tmp_path, text)
+    assert fleet.lenses == DEFAULT_LENSES
+    tier = fleet.tier("generalist")
+    assert (tier.declared, tier.ladder) == (False, ())
+    assert fleet.tier("deep_state").declared
 
 
 @pytest.mark.parametrize(
@@ -98,8 +117,6 @@ def test_custom_lenses_replace_the_default_eight(tmp_path: Path) -> None:
          "tiers.generalist[0]: unknown rung 'openai/gpt-mini'"),
         (("deep_state: [gateway-b-long, harness-c,", "deep_state: [harness-c, harness-c,"),
          "tiers.deep_state[1]: rung 'harness-c' appears twice"),
-        (("  generalist: [openai/gpt-mini-x, harness-c, local-coder]\n", ""),
-         "fleet.yaml:33: tiers: no tier 'generalist', which the default lens 'defect' routes on"),
         (("  - id: harness-c\n", "  - id: local-coder\n"),
          "fleet.yaml:25: rungs[4].id: duplicate rung id 'local-coder'"),
         (("    primary: [local-coder, harness-c]\n", ""), "tiers.fast_structural: 'primary'"),

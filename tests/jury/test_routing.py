@@ -10,7 +10,7 @@ from tribunal.documents import first_schema_error
 from tribunal.enums import ReasonCode, RouteStatus
 from tribunal.jury.builder import resolve_builder
 from tribunal.jury.fleet import Fleet
-from tribunal.jury.lenses import Lens
+from tribunal.jury.lenses import DEFAULT_LENSES, Lens
 from tribunal.jury.routing import WEAKENED_GATE, Routing, route, route_lens
 
 
@@ -165,13 +165,15 @@ lenses:
 """
 
 
+SOLO_LENSES = ("defect", "proportion", "boundary_condition")  # the five others: no tier, hold
+
+
 def test_without_solo_the_builder_never_sits(tmp_path: Path) -> None:
     routing = routed(fleet_from(tmp_path, SOLO_FLEET), "qwen")
     status = {lens.lens.id: lens.status for lens in routing.lenses}
     assert status == {
+        **{lens.id: RouteStatus.HOLD for lens in DEFAULT_LENSES},
         "defect": RouteStatus.SEATED,
-        "proportion": RouteStatus.HOLD,
-        "boundary_condition": RouteStatus.HOLD,
     }
     assert not routing.degraded and routing.to_dict()["weakened_gate"] is None
 
@@ -187,7 +189,9 @@ def test_solo_seats_the_builders_family_last_and_says_so(tmp_path: Path) -> None
     fused = lenses["boundary_condition"]
     assert fused["status"] == "seated"
     assert fused["verifier"]["verified"] == "same-family"  # type: ignore[index]
-    assert routing.all_seated and routing.degraded
+    assert all(lenses[lens]["status"] == "seated" for lens in SOLO_LENSES) and routing.degraded
+    # A default lens on a tier the fleet does not declare has no rung: it holds, solo or not.
+    assert lenses["telemetry"]["status"] == "hold" and not routing.all_seated
     assert (
         routing.to_dict()["weakened_gate"]
         == WEAKENED_GATE

@@ -269,6 +269,85 @@ def test_a_fused_seats_verifier_finding_shares_its_fingerprint_and_counts_once(
     assert [len(entry["new_findings"]) for entry in dispute["rounds"]] == [2, 2, 1]
 
 
+# --- E-2, L-1: the jury cannot be thinned; only the contract narrows it, named everywhere ----
+
+
+def test_a_fleet_naming_two_lenses_still_seats_all_eight(
+    subject: Change, contract: Path, court: Jury, tmp_path: Path
+) -> None:
+    text = court.fleet.read_text(encoding="utf-8")
+    court.fleet.write_text(text + "lenses:\n  defect: {}\n  proportion: {}\n", encoding="utf-8")
+    court.all_pass()
+    ran = run(subject, contract, court, tmp_path, NO_PROOFS)
+    assert (ran.exit_code, ran.outcome) == (0, "LAND"), ran.stdout + ran.stderr
+    assert [seat["lens"] for seat in ran.summary["seats"]] == list(EIGHT)
+    assert sorted(path.name for path in ran.out.glob("verdict_*.json")) == sorted(
+        f"verdict_{lens}.json" for lens in EIGHT
+    )
+    assert ran.summary["not_seated"] == []
+    assert "not seated" not in ran.stdout
+
+
+def test_a_fleet_routing_only_some_lenses_holds_the_others(
+    subject: Change, contract: Path, court: Jury, tmp_path: Path
+) -> None:
+    # Only `generalist` left: the six lenses of the other tiers hold, naming the missing tier.
+    text = court.fleet.read_text(encoding="utf-8").split("tiers:\n")[0]
+    text += "tiers:\n  generalist: [juror-c, juror-b]\nlenses:\n  defect: {}\n  proportion: {}\n"
+    court.fleet.write_text(text, encoding="utf-8")
+    court.all_pass()
+    ran = run(subject, contract, court, tmp_path, NO_PROOFS)
+    assert (ran.exit_code, ran.outcome) == (3, "HOLD"), ran.stdout + ran.stderr
+    held = {seat["lens"]: seat for seat in ran.summary["seats"] if seat["verdict"] == "hold"}
+    assert set(held) == set(EIGHT) - {"defect", "proportion"}
+    assert held["telemetry"]["note"] == (
+        "the fleet declares no tier 'operator_safety', which this lens routes on"
+    )
+    assert "lens telemetry held (no rung gave a verdict)" in ran.summary["reasons"]
+
+
+def test_only_the_contract_narrows_the_jury_and_every_report_names_the_rest(
+    subject: Change, court: Jury, tmp_path: Path
+) -> None:
+    contract = contract_file(tmp_path / "contract.yaml", subject.red, command=None)
+    with contract.open("a", encoding="utf-8") as handle:
+        handle.write("lenses: [proportion, defect]\n")
+    text = court.fleet.read_text(encoding="utf-8").split("tiers:\n")[0]
+    court.fleet.write_text(text + "tiers:\n  generalist: [juror-c, juror-b]\n", encoding="utf-8")
+    court.all_pass()
+    ran = run(subject, contract, court, tmp_path, NO_PROOFS)
+    assert (ran.exit_code, ran.outcome) == (0, "LAND"), ran.stdout + ran.stderr
+    left_out = [lens for lens in EIGHT if lens not in ("defect", "proportion")]
+    assert [seat["lens"] for seat in ran.summary["seats"]] == ["defect", "proportion"]
+    assert ran.summary["not_seated"] == left_out
+    named = ", ".join(left_out)
+    assert f"lenses not seated (the review contract names a narrower set): {named}\n" in (
+        ran.stdout
+    )
+    judgment = (ran.out / "judgment.md").read_text(encoding="utf-8")
+    assert "lenses_not_seated:\n" + "".join(f"- {lens}\n" for lens in left_out) in judgment
+    assert "**Lenses not seated:** " + ", ".join(f"`{lens}`" for lens in left_out) in judgment
+    assert not [
+        r for s in court.servers.values() for r in s.chat_requests() if "telemetry" in r.prompt
+    ]
+
+
+def test_a_contract_naming_a_lens_the_jury_lacks_is_bad_input(
+    subject: Change, court: Jury, tmp_path: Path
+) -> None:
+    contract = contract_file(tmp_path / "contract.yaml", subject.red, command=None)
+    with contract.open("a", encoding="utf-8") as handle:
+        handle.write("lenses:\n  - defect\n  - speed\n")
+    court.all_pass()
+    ran = run(subject, contract, court, tmp_path, NO_PROOFS)
+    assert ran.exit_code == 2
+    assert ran.stderr.startswith(
+        f"tribunal: error: {contract}:7: lenses[1]: unknown lens 'speed'; the jury's lenses: "
+        "defect, proportion,"
+    ), ran.stderr
+    assert not (tmp_path / "out").exists()
+
+
 def test_no_key_value_reaches_any_file_or_output(
     subject: Change, contract: Path, court: Jury, tmp_path: Path
 ) -> None:

@@ -72,6 +72,12 @@ class Tier:
     name: str
     ladder: tuple[str, ...]
     verifier: tuple[str, ...] | None = None
+    declared: bool = True  # False: a tier a lens routes on that the fleet does not declare
+
+    @classmethod
+    def undeclared(cls, name: str) -> Tier:
+        """The empty ladder of a tier the fleet does not declare: its lenses hold (L-1)."""
+        return cls(name, (), None, declared=False)
 
     @property
     def fused(self) -> bool:
@@ -81,13 +87,19 @@ class Tier:
 
 @dataclass(frozen=True)
 class Fleet:
-    """A loaded, checked fleet file."""
+    """A loaded, checked fleet file. `lenses` is the whole jury: the default eight (each on the
+    tier the fleet routes it on) and then the fleet's own lenses — a fleet never removes one of
+    the eight (L-1: a trust input cannot thin the jury)."""
 
     label: str
     rungs: Mapping[str, Rung]  # in the order the file declares them
     tiers: Mapping[str, Tier]
     lenses: tuple[Lens, ...]
     document: Document = field(repr=False, compare=False)
+
+    def tier(self, name: str) -> Tier:
+        """The tier `name`, or an undeclared (empty) one: a lens routed on it holds."""
+        return self.tiers.get(name) or Tier.undeclared(name)
 
     @property
     def families(self) -> tuple[str, ...]:
@@ -102,8 +114,10 @@ def load_fleet(path: Path, label: str | None = None) -> Fleet:
     """Load and check the fleet file at `path`.
 
     Returns the `Fleet`; raises `BadInput` (file, line, field) for malformed YAML, a schema
-    violation, a duplicate rung id, a ladder naming an unknown rung, or a lens whose tier is
-    missing.
+    violation, a duplicate rung id, a ladder naming an unknown rung, or a lens the fleet
+    declares on a tier it does not declare. A default lens the fleet leaves alone keeps its
+    default tier; when the fleet lacks that tier the lens holds (see `Fleet.tier`) — a contract
+    may narrow the jury to the lenses the fleet does route (E-2 `lenses`).
     """
     document = load_yaml(path, label)
     validate(document, "fleet")
@@ -219,16 +233,17 @@ def _ladder(
 
 
 def _lenses(document: Document, tiers: Mapping[str, Tier]) -> tuple[Lens, ...]:
-    declared = document.data.get("lenses")
-    if declared is None:
-        for lens in DEFAULT_LENSES:
-            if lens.tier not in tiers:
-                raise document.bad(
-                    f"no tier {lens.tier!r}, which the default lens {lens.id!r} routes on "
-                    "(declare the tier, or declare `lenses:`)",
-                    ("tiers",),
-                )
-        return DEFAULT_LENSES
+    """L-1: the default eight in their order, each re-routed where `lenses:` names it, then the
+    fleet's own lenses in the order it declares them."""
+    declared = document.data.get("lenses") or {}
+    routed = {lens.id: lens for lens in _declared_lenses(document, declared, tiers)}
+    jury = [routed.pop(lens.id, lens) for lens in DEFAULT_LENSES]
+    return (*jury, *routed.values())
+
+
+def _declared_lenses(
+    document: Document, declared: Mapping[str, Any], tiers: Mapping[str, Tier]
+) -> list[Lens]:
     lenses: list[Lens] = []
     for lens_id, spec in declared.items():
         default = DEFAULTS_BY_ID.get(lens_id)
@@ -245,4 +260,4 @@ def _lenses(document: Document, tiers: Mapping[str, Tier]) -> tuple[Lens, ...]:
                 f"unknown tier {tier!r}; tiers: {', '.join(tiers)}", ("lenses", lens_id, "tier")
             )
         lenses.append(Lens(lens_id, tier, question))
-    return tuple(lenses)
+    return lenses

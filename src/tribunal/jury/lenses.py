@@ -1,7 +1,9 @@
-"""The lenses a convening seats, one juror each (L-1). A fleet's `lenses:` replaces these."""
+"""The lenses a convening seats, one juror each (L-1). A fleet's `lenses:` re-routes these and
+adds its own, never removes one; only the review contract narrows the jury (E-2 `lenses`)."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 
@@ -35,3 +37,22 @@ DEFAULT_LENSES: tuple[Lens, ...] = (
 )
 
 DEFAULTS_BY_ID: dict[str, Lens] = {lens.id: lens for lens in DEFAULT_LENSES}
+
+
+@dataclass(frozen=True)
+class Jury:
+    """The lenses that sit for one change, and those of the whole jury that do not (E-2: only
+    the review contract narrows the jury, and every report names what it left out)."""
+
+    seated: tuple[Lens, ...]
+    not_seated: tuple[str, ...] = ()
+
+    @classmethod
+    def whole(cls, lenses: Sequence[Lens]) -> Jury:
+        """Every lens sits."""
+        return cls(tuple(lenses))
+
+    @property
+    def ids(self) -> tuple[str, ...]:
+        """The ids of the seated lenses, in order."""
+        return tuple(lens.id for lens in self.seated)

@@ -82,6 +82,14 @@ class LensRoute:
     tokens: int | None = None  # the prompt estimate capacity was checked with (None: not)
 
     @property
+    def undeclared_tier(self) -> str | None:
+        """Why the lens has no ladder at all — the fleet declares no tier it routes on — or
+        None (L-1: the lens still sits, and holds)."""
+        if self.tier.declared:
+            return None
+        return f"the fleet declares no tier {self.tier.name!r}, which this lens routes on"
+
+    @property
     def candidates(self) -> tuple[Candidate, ...]:
         """The rungs the seat walks, in order (the primaries of a fused tier)."""
         return self.primary.candidates
@@ -276,8 +284,10 @@ def route(
     solo: bool = False,
     warnings: tuple[str, ...] = (),
     tokens_for: Callable[[Lens], int] | None = None,
+    lenses: Sequence[Lens] | None = None,
 ) -> Routing:
-    """Route every lens of `fleet` for `builder` before any dispatch.
+    """Route every lens of `fleet` (or of `lenses`, the jury a contract narrowed) for `builder`
+    before any dispatch.
 
     `tokens` is the prompt estimate (None: capacity not checked), or `tokens_for` gives each
     lens its own (its rendered prompt, L-3); `env` is where key variables are looked up.
@@ -292,7 +302,7 @@ def route(
             tokens=tokens_for(lens) if tokens_for is not None else tokens,
             solo=solo,
         )
-        for lens in fleet.lenses
+        for lens in (fleet.lenses if lenses is None else lenses)
     )
     if tokens_for is not None:
         tokens = max((r.tokens for r in routes if r.tokens is not None), default=None)
@@ -309,8 +319,9 @@ def route_lens(
     solo: bool = False,
 ) -> LensRoute:
     """Route one lens — or a role seated on a tier (L-11 `--role`: `Lens(role, tier, ...)`) —
-    on `lens.tier` of `fleet`, which must exist. Returns the `LensRoute`; raises nothing."""
-    tier = fleet.tiers[lens.tier]
+    on `lens.tier` of `fleet` (a tier the fleet does not declare has no rung: the lens holds).
+    Returns the `LensRoute`; raises nothing."""
+    tier = fleet.tier(lens.tier)
     primary = _route_ladder(fleet, tier.ladder, builder, env, tokens, solo)
     verifier = None
     if tier.verifier is not None:

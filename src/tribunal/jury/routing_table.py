@@ -59,7 +59,8 @@ def _seat(candidate: Candidate) -> str:
 
 
 def _notes(lens: LensRoute) -> list[str]:
-    notes = [_skip("skipped", skip) for skip in lens.skipped]
+    notes = [lens.undeclared_tier] if lens.undeclared_tier is not None else []
+    notes += [_skip("skipped", skip) for skip in lens.skipped]
     if lens.verifier is not None:
         pair = lens.pair
         refused = lens.verifiers_for(pair[0].rung)[1] if pair else ()

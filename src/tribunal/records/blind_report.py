@@ -47,6 +47,7 @@ class BlindReport:
     costs: Mapping[str, Any] = field(default_factory=dict)
     recorded: frozenset[str] = frozenset()
     next_steps: tuple[str, ...] = ()  # what to do when the outcome is not LAND
+    not_seated: tuple[str, ...] = ()  # E-2: lenses of the jury the contract left out
 
     @property
     def weakened_gate(self) -> str | None:
@@ -88,6 +89,7 @@ def summary_document(report: BlindReport) -> dict[str, Any]:
         "proofs": report.proofs.to_list(),
         "seats": [seat.to_dict() for seat in report.seats],
         "recorded": report.recorded_lenses,
+        "not_seated": list(report.not_seated),
         "findings": [
             {
                 **item.to_dict(),
@@ -125,6 +127,8 @@ def judgment_text(report: BlindReport, *, templates: Path | None = None) -> str:
     }
     if report.weakened_gate is not None:
         fields["weakened_gate"] = report.weakened_gate
+    if report.not_seated:
+        fields["lenses_not_seated"] = list(report.not_seated)
     context = {
         "verdict": decision.verdict.value,
         "reason": decision.reason,
@@ -135,6 +139,7 @@ def judgment_text(report: BlindReport, *, templates: Path | None = None) -> str:
         "receipt": report.receipt,
         "weakened_gate": report.weakened_gate,
         "recorded": report.recorded_lenses,
+        "not_seated": list(report.not_seated),
         "reasons": [_cell(line, table=False) for line in decision.reasons],
         "rows": [
             {key: _cell(value) for key, value in row.items()}
@@ -248,6 +253,16 @@ def weakened_gate_line(degraded: bool) -> str | None:
     return f"weakened gate: {WEAKENED_GATE}" if degraded else None
 
 
+def not_seated_line(report: BlindReport) -> str | None:
+    """E-2: the line naming the lenses of the jury that did not sit, else None."""
+    if not report.not_seated:
+        return None
+    return (
+        f"lenses not seated (the review contract names a narrower set): "
+        f"{', '.join(report.not_seated)}"
+    )
+
+
 def recorded_line(report: BlindReport) -> str | None:
     """L-7: the label of the lenses that answered from recorded replies, else None."""
     lenses = report.recorded_lenses
@@ -263,7 +278,8 @@ def console_report(report: BlindReport, *, exit_code: int) -> str:
     decision = report.decision
     parts = [seat_table(report.seats, report.recorded)]
     extra = routing_proof_lines(report.seats, report.builder_family)
-    for line in (weakened_gate_line(decision.degraded), recorded_line(report)):
+    lines = (weakened_gate_line(decision.degraded), not_seated_line(report), recorded_line(report))
+    for line in lines:
         if line is not None:
             extra.append(line)
     if report.proofs.skipped:

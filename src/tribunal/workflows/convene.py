@@ -35,6 +35,7 @@ from tribunal.jury.envelope.build import Envelope, build_envelope
 from tribunal.jury.envelope.contract import Contract, load_contract
 from tribunal.jury.fleet import Fleet, load_fleet
 from tribunal.jury.floor import floor_warnings
+from tribunal.jury.lenses import Jury
 from tribunal.jury.routing import Routing, route
 from tribunal.jury.seat.costs import costs_document
 from tribunal.jury.seat.dispatch import SeatJob, dispatch_seats
@@ -109,6 +110,7 @@ class _Prepared:
     contract: Contract
     fleet: Fleet
     builder: Builder
+    jury: Jury  # E-2, L-1: the fleet's whole jury, narrowed only by the contract
     envelope: Envelope
     ledger_path: Path
     ledger_view: LedgerView
@@ -168,7 +170,7 @@ def _convene_into(
         degraded=routing.degraded,
         max_rounds=request.max_rounds,
     )
-    lenses = [lens.id for lens in prepared.fleet.lenses]
+    lenses = list(prepared.jury.ids)
     decision = decide(seats, proofs, flags=flags, ledger=prepared.ledger_view, lenses=lenses)
     report = BlindReport(
         run_id=run.run_id,
@@ -181,6 +183,7 @@ def _convene_into(
         recorded=frozenset(
             rung.id for rung in prepared.fleet.rungs.values() if rung.transport is Transport.REPLAY
         ),
+        not_seated=prepared.jury.not_seated,
     )
     report = replace(report, next_steps=_next_steps(request, prepared, report, lenses))
     record_round(
@@ -200,6 +203,7 @@ def _prepare(request: ConveneRequest) -> _Prepared:
     contract = load_contract(request.contract, _label(request.contract, root))
     fleet = load_fleet(request.fleet, _label(request.fleet, root))
     builder = resolve_builder(fleet, request.builder)
+    jury = contract.jury(fleet.lenses)  # a fleet never thins the jury; only the contract may
     if request.max_rounds < 1:
         raise BadInput("a round limit is 1 or more", field="--max-rounds")
     if request.templates is not None:
@@ -223,7 +227,7 @@ def _prepare(request: ConveneRequest) -> _Prepared:
     # B-3: a dispute is the contract's repository path and the RESOLVED base commit.
     key = DisputeKey(_label(request.contract, Path(request.repo).resolve()), envelope.base)
     ledger_view = view(ledger, key, request.round)
-    return _Prepared(contract, fleet, builder, envelope, ledger_path, ledger_view, key)
+    return _Prepared(contract, fleet, builder, jury, envelope, ledger_path, ledger_view, key)
 
 
 def _check_red(repo: Path, contract: Contract, label: str) -> None:
@@ -244,13 +248,13 @@ def _check_red(repo: Path, contract: Contract, label: str) -> None:
 
 
 def _route(request: ConveneRequest, prepared: _Prepared) -> tuple[Routing, list[SeatJob]]:
-    """L-2, L-3: every lens routed for the builder before any dispatch, capacity checked
-    against the largest prompt a seat is given; E-5: each prompt carries the refuted findings
-    of earlier rounds. Returns the routing and one SeatJob per lens."""
-    fleet, builder = prepared.fleet, prepared.builder
+    """L-2, L-3: every lens of the jury routed for the builder before any dispatch, capacity
+    checked against the largest prompt a seat is given; E-5: each prompt carries the refuted
+    findings of earlier rounds. Returns the routing and one SeatJob per lens."""
+    fleet, builder, seated = prepared.fleet, prepared.builder, prepared.jury.seated
     adjudications = prepared.ledger_view.adjudications
     # A prompt depends only on the lens and its tier, never on the rungs: render each once.
-    unsized = route(fleet, builder, env=request.environ, solo=request.solo)
+    unsized = route(fleet, builder, env=request.environ, solo=request.solo, lenses=seated)
     prompts = {
         lens.lens.id: seat_prompt(lens, prepared.envelope.text, adjudications=adjudications)
         for lens in unsized.lenses
@@ -262,7 +266,13 @@ def _route(request: ConveneRequest, prepared: _Prepared) -> tuple[Routing, list[
     # L-4: a ladder below the floor is named in routing.json and on the console.
     warnings = floor_warnings(fleet)
     routing = route(
-        fleet, builder, env=request.environ, tokens=tokens, solo=request.solo, warnings=warnings
+        fleet,
+        builder,
+        env=request.environ,
+        tokens=tokens,
+        solo=request.solo,
+        warnings=warnings,
+        lenses=seated,
     )
     return routing, [SeatJob(lens, prompts[lens.lens.id]) for lens in routing.lenses]
 

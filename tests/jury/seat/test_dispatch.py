@@ -10,6 +10,7 @@ from testing.jurors import JurorServer, reply, slow, together, verdict
 
 from tribunal.enums import SeatVerdict
 from tribunal.jury.fleet import Fleet
+from tribunal.jury.lenses import Lens
 from tribunal.jury.seat.dispatch import SeatJob, dispatch_seats
 from tribunal.jury.seat.record import SeatRecord
 from tribunal.jury.seat.walk import SeatContext, seat_prompt
@@ -24,14 +25,20 @@ def lens_fleet(tmp_path: Path, server: JurorServer, count: int, concurrency: int
 
 
 def jobs_of(fleet: Fleet) -> list[SeatJob]:
-    routes = [lens_route(fleet, lens.id) for lens in fleet.lenses]
+    """The seats of the lenses the fleet file names (the other default lenses do not sit)."""
+    routes = [lens_route(fleet, lens.id) for lens in declared(fleet)]
     return [SeatJob(route, seat_prompt(route, ENVELOPE_TEXT)) for route in routes]
+
+
+def declared(fleet: Fleet) -> list[Lens]:
+    named = fleet.document.data["lenses"]
+    return [lens for lens in fleet.lenses if lens.id in named]
 
 
 def test_eight_seats_are_asked_at_the_same_time(tmp_path: Path) -> None:
     with JurorServer("openai") as server:
         fleet = lens_fleet(tmp_path, server, 8, concurrency=8)
-        for lens in fleet.lenses:
+        for lens in declared(fleet):
             # Each reply waits until all eight requests are in: a serial loop gets only 500s.
             server.when(f'"lens": "{lens.id}"', together(8, reply(verdict(lens.id))))
         finished: list[SeatRecord] = []
@@ -48,7 +55,7 @@ def test_eight_seats_are_asked_at_the_same_time(tmp_path: Path) -> None:
 def test_a_rung_is_never_asked_beyond_its_max_concurrency(tmp_path: Path) -> None:
     with JurorServer("openai") as server:
         fleet = lens_fleet(tmp_path, server, 4, concurrency=1)
-        for lens in fleet.lenses:
+        for lens in declared(fleet):
             server.when(f'"lens": "{lens.id}"', slow(0.05, reply(verdict(lens.id))))
         context = SeatContext.for_fleet(fleet, environ=ENV)
         records = dispatch_seats(jobs_of(fleet), context, rungs=fleet.rungs.values())
@@ -93,7 +100,7 @@ def test_each_ollama_model_used_is_unloaded_once_after_every_seat(tmp_path: Path
         lenses["other"] = {"tier": "deep_state", "question": "Other?"}
         tiers = {"generalist": ["local", "unused-local"], "deep_state": ["cloud"]}
         fleet = write_fleet(tmp_path, rungs, tiers, lenses)
-        for lens in fleet.lenses:
+        for lens in declared(fleet):
             server.when(f'"lens": "{lens.id}"', slow(0.05, reply(verdict(lens.id))))
             cloud.when(f'"lens": "{lens.id}"', reply(verdict(lens.id)))
         context = SeatContext.for_fleet(fleet, environ=ENV)
@@ -113,7 +120,7 @@ def test_an_on_seat_error_is_raised_after_every_other_record_is_delivered(
     # B-5: a failed write of one verdict never discards the verdicts of the other seats.
     with JurorServer("openai") as server:
         fleet = lens_fleet(tmp_path, server, 4, concurrency=4)
-        for lens in fleet.lenses:
+        for lens in declared(fleet):
             server.when(f'"lens": "{lens.id}"', reply(verdict(lens.id)))
         delivered: list[str] = []
 

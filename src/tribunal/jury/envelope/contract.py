@@ -15,7 +15,9 @@ from typing import Any
 
 from tribunal.documents import Document, FieldPath, load_any, validate
 from tribunal.enums import SuiteRunner
+from tribunal.errors import BadInput
 from tribunal.jury.envelope.identity import term_key
+from tribunal.jury.lenses import Jury, Lens
 
 DEFAULT_TIMEOUT_S = 300
 
@@ -54,7 +56,27 @@ class Contract:
     deny: tuple[str, ...] = ()
     identity_allow: tuple[str, ...] = ()
     timeout_s: float = DEFAULT_TIMEOUT_S
+    lenses: tuple[str, ...] | None = None  # a narrower jury for this change; None: all of it
     document: Document | None = None
+
+    def jury(self, lenses: Sequence[Lens]) -> Jury:
+        """E-2: the lenses of the whole jury `lenses` that sit for this change — all of them,
+        unless the contract names a narrower set — in the jury's order, and the ids of those
+        left out. Raises BadInput (file, line, field) for a lens id the jury does not have."""
+        if self.lenses is None:
+            return Jury.whole(lenses)
+        known = [lens.id for lens in lenses]
+        for index, lens_id in enumerate(self.lenses):
+            if lens_id not in known:
+                raise BadInput(
+                    f"unknown lens {lens_id!r}; the jury's lenses: {', '.join(known)}",
+                    source=self.label,
+                    line=self.line_of(("lenses", index)),
+                    field=f"lenses[{index}]",
+                )
+        named = set(self.lenses)
+        seated = tuple(lens for lens in lenses if lens.id in named)
+        return Jury(seated, tuple(lens.id for lens in lenses if lens.id not in named))
 
     def line_of(self, where: FieldPath) -> int | None:
         """1-based line of the field at `where` in the contract file, or None when unknown."""
@@ -124,6 +146,7 @@ def load_contract(path: Path, label: str | None = None) -> Contract:
         deny=deny,
         identity_allow=allow,
         timeout_s=data.get("timeout_s", DEFAULT_TIMEOUT_S),
+        lenses=tuple(data["lenses"]) if "lenses" in data else None,
         document=document,
     )
 

@@ -200,6 +200,8 @@ def walk_seat(route: LensRoute, prompt: str, context: SeatContext) -> SeatRecord
 
     Raises only what is not a rung's doing (see `SeatContext.ask`)."""
     tokens = SeatRequest(prompt=prompt, seat=route.lens.id).tokens_estimate
+    if route.undeclared_tier is not None:
+        return SeatRecord.hold(lens=route.lens.id, tier=route.tier.name, note=route.undeclared_tier)
     if route.verifier is not None:
         return _FusedWalk(route, prompt, tokens, context).run()
     rejected = [skip.to_rejected() for skip in route.skipped]

@@ -5,6 +5,7 @@ repository-wide `git worktree prune`."""
 from __future__ import annotations
 
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -46,15 +47,19 @@ def owner_process(repo: GitRepo, owner: str) -> Iterator[tuple[subprocess.Popen[
     process = subprocess.Popen(
         [sys.executable, "-c", OWNER, str(repo.path), owner], stdout=subprocess.PIPE, text=True
     )
+    tree: Path | None = None
     try:
         assert process.stdout is not None
-        yield process, Path(process.stdout.readline().strip())
+        tree = Path(process.stdout.readline().strip())
+        yield process, tree
     finally:
         if process.poll() is None:
             os.kill(process.pid, signal.SIGKILL)
         process.wait()
         if process.stdout is not None:
             process.stdout.close()
+        if tree is not None and tree.parent.name.startswith(f"tribunal-{owner}-"):
+            shutil.rmtree(tree.parent, ignore_errors=True)  # a killed owner leaves its holder
 
 
 def test_a_worktree_carries_its_run_id_and_its_owner_holds_the_lock(repo: GitRepo) -> None:

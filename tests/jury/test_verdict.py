@@ -40,10 +40,39 @@ def test_fence_on_one_line_with_json_after_the_info_string() -> None:
     assert parse_verdict(text, lens="defect").verdict is SeatVerdict.PASS
 
 
-def test_last_object_carrying_verdict_wins() -> None:
-    refuse = {"verdict": "refuse", "lens": "defect", "findings": ["[minor] a.py:1 x"]}
-    text = reply(PASS) + "\n on second thought:\n" + reply(refuse) + '\n{"note": "done"}'
-    assert parse_verdict(text, lens="defect").verdict is SeatVerdict.REFUSE
+def test_last_object_carrying_verdict_wins_when_the_objects_agree() -> None:
+    again = {"verdict": "pass", "lens": "defect", "findings": ["[minor] a.py:1 x"]}
+    text = reply(PASS) + "\n to be precise:\n" + reply(again) + '\n{"note": "done"}'
+    verdict = parse_verdict(text, lens="defect")
+    assert verdict.verdict is SeatVerdict.PASS
+    assert [finding.claim for finding in verdict.findings] == ["x"]
+
+
+REFUSE = {"verdict": "refuse", "lens": "defect", "findings": ["[minor] a.py:1 x"]}
+
+
+@pytest.mark.parametrize(
+    ("objects", "message"),
+    [
+        ([PASS, REFUSE], 'verdict objects say both "pass" and "refuse"'),
+        ([REFUSE, PASS], 'verdict objects say both "refuse" and "pass"'),
+        ([PASS, {**PASS, "lens": "proportion"}, PASS], 'lens "defect" and lens "proportion"'),
+        ([{**PASS, "lens": "proportion"}, PASS], 'lens "proportion" and lens "defect"'),
+        ([{**PASS, "lens": ["defect"]}, PASS], 'lens ["defect"] and lens "defect"'),
+        ([PASS, {**PASS, "verdict": "hold"}, PASS], 'both "pass" and "hold"'),
+    ],
+)
+def test_verdict_objects_that_disagree_are_malformed_never_the_last_ones_word(
+    objects: list[dict[str, object]], message: str
+) -> None:
+    """V-2: a reply that says pass and refuse (or answers two lenses) is contradictory."""
+    text = "\n on second thought:\n".join(reply(obj) for obj in objects)
+    with pytest.raises(MalformedVerdict, match="contradictory reply") as raised:
+        parse_verdict(text, lens="defect")
+    assert message in raised.value.message
+    outcome = read_reply(text, lens="defect", rung="r1")
+    assert isinstance(outcome, Verdict)
+    assert outcome.verdict is SeatVerdict.REFUSE and outcome.reason is ReasonCode.MALFORMED
 
 
 def test_braces_inside_strings_and_prose_do_not_confuse_the_reader() -> None:

@@ -9,7 +9,7 @@ from typing import Any
 from hypothesis import assume, given
 from hypothesis import strategies as st
 
-from tribunal.enums import SeatVerdict
+from tribunal.enums import ReasonCode, SeatVerdict
 from tribunal.jury.redaction import RAW_TAIL_BYTES
 from tribunal.jury.seat.answer import read_reply
 from tribunal.jury.seat.record import RejectedRung
@@ -108,7 +108,13 @@ def test_a_pass_is_a_pass_exactly_when_it_lists_nothing_serious(
     assert is_pass(outcome) == (obj["verdict"] == "pass" and not serious)
 
 
-@given(verdict_objects(st.just("pass")), prose, verdict_objects(st.just("refuse")))
-def test_the_last_verdict_wins(first: dict[str, Any], between: str, last: dict[str, Any]) -> None:
-    text = json.dumps(first) + between + json.dumps(last)
-    assert not is_pass(read_reply(text, lens=LENS, rung="r"))
+@given(verdict_objects(st.just("pass")), prose, verdict_objects(st.just("refuse")), st.booleans())
+def test_a_pass_and_a_refuse_in_one_reply_are_malformed(
+    passing: dict[str, Any], between: str, refusing: dict[str, Any], pass_first: bool
+) -> None:
+    """V-2: whichever comes last, a reply that says both is contradictory: malformed."""
+    first, last = (passing, refusing) if pass_first else (refusing, passing)
+    outcome = read_reply(json.dumps(first) + between + json.dumps(last), lens=LENS, rung="r")
+    assert not isinstance(outcome, RejectedRung)
+    assert outcome.verdict is SeatVerdict.REFUSE
+    assert outcome.reason is ReasonCode.MALFORMED

@@ -2,8 +2,9 @@
 
 Reading fails closed. The reply is untrusted text from a model: only the LAST JSON object in it
 that carries `verdict` counts, and anything that is not exactly a V-1 verdict is a
-`MalformedVerdict` (which L-6 turns into a REFUSE), never a pass. Only `VerdictError`s escape
-`parse_verdict` (S-5).
+`MalformedVerdict` (which L-6 turns into a REFUSE), never a pass. A reply whose verdict objects
+disagree (a pass and a refuse, or two lenses) is contradictory and malformed too: the last one's
+word would let a model hedge both ways. Only `VerdictError`s escape `parse_verdict` (S-5).
 """
 
 from __future__ import annotations
@@ -175,7 +176,8 @@ def _last_verdict_object(
     text: str, malformed: Callable[[str], MalformedVerdict]
 ) -> tuple[dict[str, Any], str]:
     """V-2: the last top-level JSON object in `text` that carries `verdict`, and the exact
-    text it was decoded from.
+    text it was decoded from. Raises the `malformed` error when there is none, or when two of
+    them disagree on `verdict` or `lens` (a contradictory reply is never the last one's word).
 
     Every `{"` is a possible start (prose braces simply fail to decode). Each attempt decodes a
     window that grows only while the object may run past it, and all attempts share one work
@@ -216,10 +218,39 @@ def _last_verdict_object(
             continue
         position = start + end
         if isinstance(value, dict) and "verdict" in value:
+            if last is not None and _stance(last[0]) != _stance(value):
+                raise malformed(f"contradictory reply: {_disagreement(last[0], value)}")
             last = value, text[start:position]
     if last is None:
         raise malformed('no JSON object carrying "verdict" in the reply')
     return last
+
+
+def _stance(found: dict[str, Any]) -> tuple[str, str]:
+    """What a verdict object says, compared between the objects of one reply (V-2): its
+    `verdict` and its `lens`, as canonical JSON text (a model may write either as any JSON
+    value, `"lens": ["defect"]` included)."""
+    return _canonical(found.get("verdict")), _canonical(found.get("lens"))
+
+
+def _canonical(value: Any) -> str:
+    try:
+        return json.dumps(value, sort_keys=True, ensure_ascii=False)
+    except (ValueError, RecursionError):  # too deep to write back: compared by identity
+        return f"<{type(value).__name__} {id(value)}>"
+
+
+def _disagreement(earlier: dict[str, Any], later: dict[str, Any]) -> str:
+    """How two verdict objects of one reply disagree, in words."""
+    if _canonical(earlier.get("verdict")) != _canonical(later.get("verdict")):
+        return (
+            f"verdict objects say both {_short(earlier.get('verdict'))}"
+            f" and {_short(later.get('verdict'))}"
+        )
+    return (
+        f"verdict objects for lens {_short(earlier.get('lens'))}"
+        f" and lens {_short(later.get('lens'))}"
+    )
 
 
 def _cut_short(error: json.JSONDecodeError, length: int) -> bool:

@@ -298,6 +298,21 @@ class Transport(StrEnum):
     REPLAY = "replay"
 
 
+class ResponseFormat(StrEnum):
+    """L-1, L-7: the structured-output form a rung asks its server for. The two schema forms
+    send the seat's strict verdict schema; every reply is still read and checked (V-2..V-4)."""
+
+    JSON_SCHEMA = "json_schema"  # OpenAI structured outputs: {type: json_schema, strict: true}
+    JSON_OBJECT_SCHEMA = "json_object_schema"  # {type: json_object, schema}: llama.cpp servers
+    JSON_OBJECT = "json_object"  # JSON only, no schema (the default)
+    NONE = "none"  # nothing sent: the prompt alone asks for the verdict
+
+    @property
+    def sends_schema(self) -> bool:
+        """True for the forms that send the seat's strict verdict schema."""
+        return self in (ResponseFormat.JSON_SCHEMA, ResponseFormat.JSON_OBJECT_SCHEMA)
+
+
 class RouteStatus(StrEnum):
     """L-2/L-5: what routing left a lens with before any dispatch."""
 

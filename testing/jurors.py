@@ -12,6 +12,12 @@ Script it per request with canned behaviours; each is rendered in the server's p
 A request takes the first `when` rule whose text its prompt contains, else the next scripted
 behaviour, else the `always` behaviour, else a 500 naming the unscripted request (so a test
 never passes by accident). `server.requests` records what arrived (path, headers, JSON body).
+
+Structured output (L-7): `structured(document)` answers as each protocol does when asked for one
+— an Anthropic `tool_use` block of the verdict tool whose `input` is the document, the document
+as the content of an OpenAI or Ollama reply — and `rejects_format()` answers as servers do that
+cannot give the response format asked for (llama-cpp-python's HTTP 500 naming `response_format`,
+Anthropic's 400 naming `tool_choice`, an old Ollama's 400 naming `format`).
 """
 
 from __future__ import annotations
@@ -51,6 +57,42 @@ CONTEXT_ERRORS = {
     "ollama": {"error": "the input length exceeds the context length"},
 }
 
+# How each protocol's servers reject a response format they cannot give (status, body): the
+# OpenAI one is llama-cpp-python 0.3's answer to `{"type": "json_schema", ...}`, verbatim but
+# for its file path.
+FORMAT_REJECTIONS: dict[str, tuple[int, dict[str, Any]]] = {
+    "openai": (
+        500,
+        {
+            "error": {
+                "message": "1 validation error:\n  {'type': 'literal_error', 'loc': ('body',"
+                " 'response_format', 'type'), 'msg': \"Input should be 'text' or"
+                " 'json_object'\", 'input': 'json_schema', 'ctx': {'expected': \"'text' or"
+                ' \'json_object\'"}}\n\n  File "llama_cpp/server/app.py", line 376, in'
+                " create_chat_completion\n    POST /v1/chat/completions",
+                "type": "internal_server_error",
+                "param": None,
+                "code": None,
+            }
+        },
+    ),
+    "anthropic": (
+        400,
+        {
+            "type": "error",
+            "error": {
+                "type": "invalid_request_error",
+                "message": "Thinking may not be enabled when tool_choice forces tool use.",
+            },
+        },
+    ),
+    "ollama": (
+        400,
+        {"error": "json: cannot unmarshal object into Go struct field ChatRequest.format"},
+    ),
+}
+TOOL_NAME = "verdict"  # the forced tool an Anthropic rung's schema forms send
+
 # S-1 reply texts: each is a REPLY at the transport level; the verdict parser makes it malformed.
 GARBAGE = "\x00\x07 ÿþ ]]}{ \ufffd lorem %% \x1b[31m"
 NON_JSON = "The change looks fine to me. I would pass it."
@@ -81,7 +123,7 @@ def verdict(
 class Behaviour:
     """One canned answer to one request (see the constructors below)."""
 
-    kind: str  # reply | raw | slow | huge | hang_up
+    kind: str  # reply | structured | raw | rejects_format | slow | huge | hang_up
     text: str = ""  # reply content (KEY_MARK is replaced by the received key)
     finish: str | None = None  # the protocol's finish word; None: its normal stop
     status: int = 200
@@ -97,6 +139,17 @@ class Behaviour:
 def reply(text: str, *, extra: dict[str, Any] | None = None) -> Behaviour:
     """A well-formed reply whose content is `text`."""
     return Behaviour("reply", text=text, extra=extra or {})
+
+
+def structured(document: Any, *, finish: str | None = None) -> Behaviour:
+    """A structured-output reply carrying `document` (a JSON value): the `input` of a `tool_use`
+    block for anthropic, the JSON text of the content for openai and ollama."""
+    return Behaviour("structured", text=json.dumps(document), finish=finish)
+
+
+def rejects_format() -> Behaviour:
+    """The protocol's own rejection of a response format it cannot give (FORMAT_REJECTIONS)."""
+    return Behaviour("rejects_format")
 
 
 def length(text: str = '{"verdict": "pa') -> Behaviour:
@@ -266,7 +319,8 @@ class JurorServer:
     # -- rendering in the protocol ----------------------------------------------------------
 
     def reply_object(self, behaviour: Behaviour, text: str) -> dict[str, Any]:
-        """The protocol's reply object carrying `text`."""
+        """The protocol's reply object carrying `text` (a `structured` behaviour's document, for
+        anthropic, as a `tool_use` block)."""
         finish = (
             LENGTH_WORD[self.protocol]
             if behaviour.finish == "length"
@@ -287,11 +341,16 @@ class JurorServer:
                 "usage": {"prompt_tokens": 11, "completion_tokens": 7, "total_tokens": 18},
             }
         elif self.protocol == "anthropic":
+            content: list[dict[str, Any]] = [{"type": "text", "text": text}]
+            if behaviour.kind == "structured":
+                tool = {"type": "tool_use", "id": "toolu_juror", "name": TOOL_NAME}
+                content = [{**tool, "input": json.loads(text)}]
+                finish = finish if behaviour.finish else "tool_use"
             document = {
                 "id": "msg_juror",
                 "type": "message",
                 "role": "assistant",
-                "content": [{"type": "text", "text": text}],
+                "content": content,
                 "stop_reason": finish,
                 "usage": {"input_tokens": 11, "output_tokens": 7},
             }
@@ -400,7 +459,10 @@ class _Handler(BaseHTTPRequestHandler):
             self._send(behaviour.status, behaviour.body.replace(KEY_MARK, key))
         elif behaviour.kind == "context_exceeded":
             self._send(400, json.dumps(CONTEXT_ERRORS[juror.protocol]))
-        elif behaviour.kind == "reply":
+        elif behaviour.kind == "rejects_format":
+            code, error = FORMAT_REJECTIONS[juror.protocol]
+            self._send(code, json.dumps(error))
+        elif behaviour.kind in ("reply", "structured"):
             text = behaviour.text.replace(KEY_MARK, key)
             self._send(200, json.dumps(juror.reply_object(behaviour, text)))
         elif behaviour.kind == "huge":
@@ -456,6 +518,7 @@ def closed_port() -> int:
 
 
 __all__ = [
+    "FORMAT_REJECTIONS",
     "GARBAGE",
     "NON_JSON",
     "REFUSAL",
@@ -471,9 +534,11 @@ __all__ = [
     "huge",
     "length",
     "raw",
+    "rejects_format",
     "reply",
     "slow",
     "status",
+    "structured",
     "together",
     "verdict",
 ]

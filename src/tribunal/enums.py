@@ -275,6 +275,8 @@ class ReasonCode(StrEnum):
     ANNULLED = "annulled"  # L-6/B-6: a harness rung changed bytes of its worktree
     CONTRADICTORY_PASS = "contradictory_pass"  # V-3: a pass listing a blocker/major finding
     OUTSIDE_ENVELOPE = "outside_envelope"  # V-4: a finding about a file the envelope never held
+    # L-6, L-7: the server rejected the rung's response_format (an HTTP error naming it); next rung
+    RESPONSE_FORMAT_UNSUPPORTED = "response_format_unsupported"
 
 
 class CitationStatus(StrEnum):

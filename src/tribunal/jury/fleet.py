@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from tribunal.documents import Document, load_yaml, validate
-from tribunal.enums import Transport
+from tribunal.enums import ResponseFormat, Transport
 from tribunal.jury.lenses import DEFAULT_LENSES, DEFAULTS_BY_ID, Lens
 from tribunal.jury.prompt_size import DEFAULT_ANSWER_TOKENS, holds
 from tribunal.jury.transports.deadline import DEFAULT_TIMEOUT_S
@@ -38,6 +38,7 @@ class Rung:
     context_tokens: int | None = None  # None: holds any artifact
     max_output_tokens: int | None = None
     reasoning: bool = False
+    response_format: ResponseFormat = ResponseFormat.JSON_OBJECT
     params: Mapping[str, Any] = field(default_factory=dict)
     headers: Mapping[str, str] = field(default_factory=dict)
     cost: Mapping[str, float] | None = None
@@ -132,6 +133,7 @@ def _rungs(document: Document, base: Path) -> dict[str, Rung]:
     for index, entry in enumerate(document.data["rungs"]):
         rung = _rung(entry, base)
         _check_reachable(document, index, rung)
+        _check_request_fields(document, index, rung)
         if rung.id in rungs:
             key = "use" if rung.shorthand else "id"
             raise document.bad(f"duplicate rung id {rung.id!r}", ("rungs", index, key))
@@ -167,6 +169,22 @@ def _check_reachable(document: Document, index: int, rung: Rung) -> None:
             raise document.bad(f"answers file {error}", where) from None
 
 
+# L-1, L-7: the fields only a rung that sends an HTTP request to a model can use.
+REQUEST_FIELDS = ("response_format",)
+
+
+def _check_request_fields(document: Document, index: int, rung: Rung) -> None:
+    """C-3: a request field on a rung that sends no HTTP request (a harness, a replay) would
+    do nothing, silently: bad input naming the fleet file, line and field."""
+    entry = document.data["rungs"][index]
+    if rung.transport in (Transport.COMMAND, Transport.REPLAY):
+        for name in (name for name in REQUEST_FIELDS if name in entry):
+            raise document.bad(
+                f"{name} applies to openai, anthropic and ollama rungs, not {rung.transport}",
+                ("rungs", index, name),
+            )
+
+
 def _rung(entry: dict[str, Any], base: Path) -> Rung:
     if "use" in entry:
         # L-1 shorthand: `provider/model`; family = provider unless given (Ollama needs it).
@@ -197,6 +215,7 @@ def _rung(entry: dict[str, Any], base: Path) -> Rung:
         context_tokens=entry.get("context_tokens"),
         max_output_tokens=entry.get("max_output_tokens"),
         reasoning=entry.get("reasoning", False),
+        response_format=ResponseFormat(entry.get("response_format", ResponseFormat.JSON_OBJECT)),
         params=dict(entry.get("params", {})),
         headers=dict(entry.get("headers", {})),
         cost=dict(entry["cost"]) if "cost" in entry else None,

@@ -35,6 +35,7 @@ L1_LONG_FORM = [
     "context_tokens",
     "max_output_tokens",
     "reasoning",
+    "response_format",
     "params",
     "headers",
     "timeout_s",

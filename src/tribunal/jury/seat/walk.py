@@ -20,7 +20,7 @@ from concurrent.futures import ThreadPoolExecutor
 from contextlib import AbstractContextManager
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Protocol
+from typing import Any, Protocol
 
 from tribunal.enums import ReasonCode, SeatVerdict
 from tribunal.enums import Transport as TransportName
@@ -42,6 +42,7 @@ from tribunal.jury.transports import (
     open_transport,
 )
 from tribunal.jury.verdict import Finding, MalformedVerdict, Verdict
+from tribunal.jury.verdict_schema import schema_dialect, strict_verdict_schema
 
 Opener = Callable[[TransportConfig, TransportContext], Transport]
 UNVERIFIED_NOTE = "UNVERIFIED: the primary passed and no verifier rung answered"
@@ -122,7 +123,12 @@ class SeatContext:
         """One shot at `rung` (L-6): its verdict for `lens` (pass, refuse, or the REFUSE of a
         rung that answered badly), or the RejectedRung of a rung that gave none. Raises only
         what is not the rung's doing (BadInput: a harness rung without a checkout, ...)."""
-        request = SeatRequest(prompt=prompt, seat=lens, checkout=self.checkout)
+        request = SeatRequest(
+            prompt=prompt,
+            seat=lens,
+            checkout=self.checkout,
+            response_schema=self.response_schema(rung, lens),
+        )
         self.asked.add(rung.id)
         try:
             with self.gate.admit(rung):
@@ -141,6 +147,15 @@ class SeatContext:
             secrets=self.secrets,
             shown=prompt,
         )
+
+    def response_schema(self, rung: Rung, lens: str) -> dict[str, Any] | None:
+        """L-7: the strict verdict schema `rung` sends for a seat of `lens` — its locations held
+        to the envelope's files and lines — or None when its response format sends none."""
+        form = rung.response_format
+        if not form.sends_schema:
+            return None
+        dialect = schema_dialect(rung.transport, form)
+        return strict_verdict_schema(lens, self.envelope_files, dialect)
 
     def release_models(self, rungs: Iterable[Rung]) -> list[str]:
         """L-7: unload (`keep_alive: 0`) each model of an Ollama rung among `rungs` that this

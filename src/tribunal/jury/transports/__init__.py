@@ -23,6 +23,7 @@ from tribunal.jury.transports.base import (
 )
 from tribunal.jury.transports.failures import (
     Annulled,
+    FormatUnsupported,
     NoCredentials,
     NotAnswered,
     OverCapacity,
@@ -41,6 +42,7 @@ from tribunal.jury.transports.registry import (
 __all__ = [
     "Annulled",
     "Checkout",
+    "FormatUnsupported",
     "NoCredentials",
     "NotAnswered",
     "OverCapacity",

@@ -15,6 +15,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
+from tribunal.enums import ResponseFormat
+from tribunal.errors import BadInput
 from tribunal.jury.transports.failures import NoCredentials, OverCapacity, Truncated
 from tribunal.jury.transports.worktree import Sitting
 
@@ -33,6 +35,8 @@ class TransportConfig:
     context_tokens: int | None = None  # None: holds any artifact
     max_output_tokens: int | None = None
     reasoning: bool = False  # True: ask for no reasoning channel (reasoning_effort "none")
+    # The structured output asked for; the schema forms send the request's `response_schema`.
+    response_format: ResponseFormat = ResponseFormat.JSON_OBJECT
     params: Mapping[str, Any] = field(default_factory=dict)  # merged into the request body
     headers: Mapping[str, str] = field(default_factory=dict)
     timeout_s: float | None = None
@@ -54,11 +58,22 @@ class TransportConfig:
     @classmethod
     def from_mapping(cls, values: Mapping[str, Any]) -> TransportConfig:
         """The config from a mapping of L-1 field names (unknown names are ignored, so a whole
-        long-form rung entry can be passed). Returns a new config."""
+        long-form rung entry can be passed). Returns a new config; raises BadInput (field
+        `response_format`) for a response format that is not one of the four."""
         names = {spec.name for spec in dataclasses.fields(cls)}
         kept = {name: value for name, value in values.items() if name in names}
         if kept.get("command") is not None:
             kept["command"] = tuple(kept["command"])
+        if "response_format" in kept:
+            try:
+                kept["response_format"] = ResponseFormat(kept["response_format"])
+            except ValueError:
+                known = ", ".join(form.value for form in ResponseFormat)
+                raise BadInput(
+                    f"unknown response_format {kept['response_format']!r} of rung"
+                    f" {kept.get('id')!r} (known: {known})",
+                    field="response_format",
+                ) from None
         for name in ("params", "headers"):
             kept[name] = dict(kept.get(name) or {})
         return cls(**kept)
@@ -91,6 +106,8 @@ class SeatRequest:
     `seat` names who is asked — a lens id, a role, or `implementor/<id>` /
     `matrix_verifier/<id>` — and keys replay answers. `max_output_tokens` and `timeout_s`
     override the rung's own budgets when given. `checkout` is required by harness rungs.
+    `response_schema` is the seat's strict verdict schema (`tribunal.jury.verdict_schema`),
+    sent by a rung whose `response_format` is a schema form; None when the call has none.
     """
 
     prompt: str
@@ -98,6 +115,7 @@ class SeatRequest:
     max_output_tokens: int | None = None
     timeout_s: float | None = None
     checkout: Checkout | None = None
+    response_schema: Mapping[str, Any] | None = field(default=None, compare=False)
 
     @property
     def tokens_estimate(self) -> int:
@@ -194,6 +212,15 @@ def endpoint_of(
     """L-1, L-7: a rung's base URL — its `endpoint`, else the provider's environment variable,
     else the provider's default — without a trailing slash."""
     return (config.endpoint or context.environ.get(variable) or default).rstrip("/")
+
+
+def response_form(config: TransportConfig, request: SeatRequest) -> ResponseFormat:
+    """L-7: the form this call sends — the rung's `response_format`, except that a schema form
+    asked without a schema (a call that is not a verdict seat's) sends `json_object`."""
+    form = config.response_format
+    if form.sends_schema and request.response_schema is None:
+        return ResponseFormat.JSON_OBJECT
+    return form
 
 
 def answer_budget(config: TransportConfig, request: SeatRequest) -> int:

@@ -39,6 +39,14 @@ class NotAnswered(RungFailure):
     reason = ReasonCode.NOT_ANSWERED
 
 
+class FormatUnsupported(RungFailure):
+    """The server rejected the response format the rung asked for (an HTTP error whose body
+    names it: llama-cpp-python answers `json_schema` with a 500). Not the model's answer and
+    not a hold: the walk goes on, and the message says which form to set instead."""
+
+    reason = ReasonCode.RESPONSE_FORMAT_UNSUPPORTED
+
+
 class OverCapacity(RungFailure):
     """The rung cannot hold prompt + answer (known before the call), or refused the input as too
     long (HTTP 400 saying the context is exceeded). A type, not a hold: the walk goes on."""

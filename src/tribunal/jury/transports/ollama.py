@@ -1,5 +1,7 @@
 """The `ollama` transport (L-3, L-7): `/api/show` for the model's context length, then one
-`/api/chat` with `stream: false` and `format: json`.
+`/api/chat` with `stream: false` and the rung's `response_format` as Ollama's `format`: the
+seat's strict verdict schema for the two schema forms, `"json"` for `json_object` (the
+default), nothing for `none`.
 
 Ollama's default window (4096) silently cuts a long prompt, so every call sizes `num_ctx` to
 the prompt estimate (UTF-8 bytes / 2) plus the answer budget, within the model's own length,
@@ -12,9 +14,11 @@ another seat may still be using; the convening's last holder calls `release()`.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 from urllib.parse import urlsplit
 
+from tribunal.enums import ResponseFormat
 from tribunal.jury.redaction import redact
 from tribunal.jury.transports.base import (
     Reply,
@@ -27,15 +31,18 @@ from tribunal.jury.transports.base import (
     checked_reply,
     endpoint_of,
     require_capacity,
+    response_form,
 )
 from tribunal.jury.transports.deadline import Deadline
 from tribunal.jury.transports.failures import Truncated
 from tribunal.jury.transports.registry import TransportRegistry
-from tribunal.jury.transports.wire import int_or_none, post_json, unreadable
+from tribunal.jury.transports.wire import FormatRejection, int_or_none, post_json, unreadable
 
 DEFAULT_HOST = "http://127.0.0.1:11434"
 DEFAULT_PORT = 11434
 KEEP_LOADED = -1  # Ollama: a negative keep_alive keeps the model loaded until released
+# L-6: a 400 naming `format` (an Ollama before 0.5 cannot read a schema there).
+FORMAT_WORDS = re.compile(r"\bformat\b", re.IGNORECASE)
 
 
 def ollama_base(host: str) -> str:
@@ -110,10 +117,14 @@ class OllamaTransport:
             "model": self.config.model,
             "messages": [{"role": "user", "content": request.prompt}],
             "stream": False,
-            "format": "json",
             "options": {"temperature": 0, "num_ctx": num_ctx, "num_predict": num_predict},
             "keep_alive": KEEP_LOADED,
         }
+        form = response_form(self.config, request)
+        if form.sends_schema:
+            body["format"] = dict(request.response_schema or {})
+        elif form is ResponseFormat.JSON_OBJECT:
+            body["format"] = "json"
         if self.config.reasoning:  # no thinking channel for a structured verdict (source 000)
             body["think"] = False
         params = dict(self.config.params)
@@ -122,6 +133,21 @@ class OllamaTransport:
             body["options"].update(options)
         body.update(params)
         return body
+
+    def format_rejection(self, request: SeatRequest) -> FormatRejection | None:
+        """How Ollama would reject this call's `format` (None: it sends none)."""
+        form = response_form(self.config, request)
+        if form is ResponseFormat.NONE:
+            return None
+        if form.sends_schema:
+            return FormatRejection.of(
+                FORMAT_WORDS,
+                rung=self.config.id,
+                form=form,
+                instead="json_object",
+                note="a schema format needs Ollama 0.5 or later",
+            )
+        return FormatRejection.of(FORMAT_WORDS, rung=self.config.id, form=form, instead="none")
 
     def answer(self, request: SeatRequest) -> Reply:
         """Ask once; return the reply or raise a RungFailure (L-6)."""
@@ -139,6 +165,7 @@ class OllamaTransport:
             headers=self._headers(key),
             deadline=deadline,
             secrets=secrets,
+            format_rejection=self.format_rejection(request),
         )
         message = wire.data.get("message")
         if not isinstance(message, dict):

@@ -1,16 +1,24 @@
 """The `openai` transport (L-7): any OpenAI-compatible `POST {endpoint}/chat/completions`.
 
-JSON-object response format, temperature 0, `max_tokens` from the answer budget, no client
-retries; `params` merged into the body, `headers` applied, a bearer key from the rung's
-`api_key_env`. A rung with `reasoning: true` asks for `reasoning_effort: "none"` — a structured
-verdict never shares its budget with a reasoning channel (source 000) — unless its `params`
-spell the reasoning switch their own way.
+The rung's `response_format` (L-1): `json_schema` sends OpenAI's structured outputs
+`{type: json_schema, json_schema: {name, strict: true, schema}}`, `json_object_schema` sends
+`{type: json_object, schema}` (the form llama.cpp's and llama-cpp-python's servers constrain
+decoding with), `json_object` (the default) sends `{type: json_object}`, `none` sends nothing.
+A server that rejects the form with an error naming `response_format` is
+`response_format_unsupported` (L-6), and the message names the form to set instead.
+Temperature 0, `max_tokens` from the answer budget, no client retries; `params` merged into the
+body, `headers` applied, a bearer key from the rung's `api_key_env`. A rung with
+`reasoning: true` asks for `reasoning_effort: "none"` — a structured verdict never shares its
+budget with a reasoning channel (source 000) — unless its `params` spell the reasoning switch
+their own way.
 """
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
+from tribunal.enums import ResponseFormat
 from tribunal.jury.redaction import redact
 from tribunal.jury.transports.base import (
     Reply,
@@ -23,12 +31,28 @@ from tribunal.jury.transports.base import (
     checked_reply,
     endpoint_of,
     require_capacity,
+    response_form,
 )
 from tribunal.jury.transports.deadline import Deadline
 from tribunal.jury.transports.registry import TransportRegistry
-from tribunal.jury.transports.wire import int_or_none, mapping, post_json, unreadable
+from tribunal.jury.transports.wire import (
+    FormatRejection,
+    int_or_none,
+    mapping,
+    post_json,
+    unreadable,
+)
+from tribunal.jury.verdict_schema import SCHEMA_NAME
 
 DEFAULT_ENDPOINT = "https://api.openai.com/v1"
+# L-6: an error body naming the field (llama-cpp-python answers json_schema with a 500 whose
+# validation error names `response_format`); what to set instead of each form.
+FORMAT_WORDS = re.compile(r"response[_ ]format", re.IGNORECASE)
+INSTEAD = {
+    ResponseFormat.JSON_SCHEMA: "json_object (or json_object_schema for llama.cpp)",
+    ResponseFormat.JSON_OBJECT_SCHEMA: "json_object (or json_schema for OpenAI)",
+    ResponseFormat.JSON_OBJECT: "none",
+}
 
 
 class OpenAITransport:
@@ -50,8 +74,10 @@ class OpenAITransport:
             "messages": [{"role": "user", "content": request.prompt}],
             "temperature": 0,
             "max_tokens": answer_budget(self.config, request),
-            "response_format": {"type": "json_object"},
         }
+        response_format = self.response_format(request)
+        if response_format is not None:
+            body["response_format"] = response_format
         params = dict(self.config.params)
         if self.config.reasoning and not any("reasoning" in name for name in params):
             body["reasoning_effort"] = "none"
@@ -59,6 +85,28 @@ class OpenAITransport:
             del body["max_tokens"]
         body.update(params)
         return body
+
+    def response_format(self, request: SeatRequest) -> dict[str, Any] | None:
+        """The body's `response_format` for `request`, or None when the rung sends none."""
+        form = response_form(self.config, request)
+        schema = dict(request.response_schema or {})
+        if form is ResponseFormat.JSON_SCHEMA:
+            strict = {"name": SCHEMA_NAME, "strict": True, "schema": schema}
+            return {"type": "json_schema", "json_schema": strict}
+        if form is ResponseFormat.JSON_OBJECT_SCHEMA:
+            return {"type": "json_object", "schema": schema}
+        if form is ResponseFormat.JSON_OBJECT:
+            return {"type": "json_object"}
+        return None
+
+    def format_rejection(self, request: SeatRequest) -> FormatRejection | None:
+        """How this call's server would reject its response format (None: it sends none)."""
+        form = response_form(self.config, request)
+        if form is ResponseFormat.NONE:
+            return None
+        return FormatRejection.of(
+            FORMAT_WORDS, rung=self.config.id, form=form, instead=INSTEAD[form], any_status=True
+        )
 
     def answer(self, request: SeatRequest) -> Reply:
         """Ask once; return the reply or raise a RungFailure (L-6)."""
@@ -78,6 +126,7 @@ class OpenAITransport:
             headers=headers,
             deadline=deadline,
             secrets=secrets,
+            format_rejection=self.format_rejection(request),
         )
         choices = wire.data.get("choices")
         if not isinstance(choices, list) or not choices or not isinstance(choices[0], dict):

@@ -3,7 +3,9 @@
 The body is streamed and read no further than its cap, so a 10 MB reply never sits in memory
 (L-6: over 1 MiB is `malformed`). Connection errors, timeouts and non-2xx statuses become
 `not_answered` with the status; a 400 whose body says the context is exceeded is `capacity`;
-a 2xx body that is not a JSON object is `malformed`. Every message and tail is redacted (L-8).
+an error whose body names the response format the call sent (see `FormatRejection`) is
+`response_format_unsupported`; a 2xx body that is not a JSON object is `malformed`. Every
+message and tail is redacted (L-8).
 """
 
 from __future__ import annotations
@@ -19,7 +21,13 @@ from typing import TYPE_CHECKING, Any
 from tribunal.errors import BadInput
 from tribunal.jury.redaction import raw_tail, redact
 from tribunal.jury.transports.deadline import Deadline
-from tribunal.jury.transports.failures import NotAnswered, OverCapacity, Oversize, Unreadable
+from tribunal.jury.transports.failures import (
+    FormatUnsupported,
+    NotAnswered,
+    OverCapacity,
+    Oversize,
+    Unreadable,
+)
 from tribunal.jury.verdict import MAX_REPLY_BYTES
 
 if TYPE_CHECKING:
@@ -34,6 +42,46 @@ CONTEXT_EXCEEDED = re.compile(
     r"(context|token limit|input)",
     re.IGNORECASE,
 )
+
+
+# Statuses that say who may call, or how often — never what the request asked for.
+_NOT_ABOUT_THE_REQUEST = frozenset({401, 403, 407, 429})
+
+
+@dataclass(frozen=True)
+class FormatRejection:
+    """How a server says it cannot give the response format a call sent (L-6, L-7): an error
+    status (`any_status`: any 4xx or 5xx but the credential and rate statuses; else only 400)
+    whose body matches `words`. `message` says so, and what to set instead."""
+
+    words: re.Pattern[str]
+    message: str
+    any_status: bool = False
+
+    @classmethod
+    def of(
+        cls,
+        words: re.Pattern[str],
+        *,
+        rung: str,
+        form: str,
+        instead: str,
+        note: str = "",
+        any_status: bool = False,
+    ) -> FormatRejection:
+        """The rejection of rung `rung`'s `form`, whose message names the form to set
+        `instead` (and a `note` on it)."""
+        message = f"the server rejected response_format {form}: set response_format: {instead}"
+        message += f" on rung {rung}" + (f" ({note})" if note else "")
+        return cls(words, message, any_status)
+
+    def rejects(self, status: int, body: str) -> bool:
+        """True when an error reply of `status` with `body` rejected the format."""
+        if status in _NOT_ABOUT_THE_REQUEST:
+            return False
+        if status != 400 and not (self.any_status and 400 <= status < 600):
+            return False
+        return self.words.search(body) is not None
 
 
 @dataclass(frozen=True)
@@ -52,12 +100,14 @@ def post_json(
     headers: Mapping[str, str],
     deadline: Deadline,
     secrets: Sequence[str],
+    format_rejection: FormatRejection | None = None,
 ) -> WireReply:
     """POST `body` as JSON to `url` once (no retries) and return the 2xx reply object.
 
     Raises NotAnswered (connection refused, timeout, non-2xx), OverCapacity (400 saying the
-    context is exceeded), Oversize (a 2xx body over 1 MiB) or Unreadable (a 2xx body that is
-    not a JSON object); BadInput (field `endpoint`) when `url` is not an http(s) URL.
+    context is exceeded), FormatUnsupported (an error `format_rejection` recognises),
+    Oversize (a 2xx body over 1 MiB) or Unreadable (a 2xx body that is not a JSON object);
+    BadInput (field `endpoint`) when `url` is not an http(s) URL.
     """
     import httpx
 
@@ -86,10 +136,14 @@ def post_json(
     text = data.decode("utf-8", errors="replace")
     tail = raw_tail(text, secrets, cut=cut)
     if not ok:
-        if status == 400 and CONTEXT_EXCEEDED.search(redact(text, secrets)):
+        said = redact(text, secrets)
+        if status == 400 and CONTEXT_EXCEEDED.search(said):
             raise OverCapacity(
                 "the server refused the input as too long", rung=rung, status=status, raw_tail=tail
             )
+        if format_rejection is not None and format_rejection.rejects(status, said):
+            message = redact(format_rejection.message, secrets)
+            raise FormatUnsupported(message, rung=rung, status=status, raw_tail=tail)
         raise NotAnswered(f"HTTP {status}", rung=rung, status=status, raw_tail=tail)
     if cut:
         raise Oversize(

@@ -1,5 +1,6 @@
 """L-6, L-7: where a real set-up fails on its response format, `tribunal seat` says which form
-the server rejected and what to set instead."""
+the server rejected and what to set instead; `tribunal ladder`, which calls no server, says
+which rungs will send a form other than the default."""
 
 from __future__ import annotations
 
@@ -18,6 +19,7 @@ BUILDER = (
     "  - {id: the-builder, family: vendor-z, transport: openai, endpoint: http://127.0.0.1:9/v1,"
     " model: z}\n"
 )
+TIERS = ("generalist", "operator_safety", "deep_state", "fast_structural")  # the whole jury
 PASS = {
     "lens": "defect",
     "checked": [{"location": "calc.py:2", "evidence": "max(a - b, 0)", "claim": "clamps"}],
@@ -55,7 +57,8 @@ def fleet(root: Path, llama: JurorServer, other: JurorServer) -> None:
         f"  - {{id: spare, family: vendor-c, transport: ollama, endpoint: {other.url},"
         " model: small}\n"
         + BUILDER
-        + "tiers:\n  generalist: [llama, gateway, spare]\nlenses:\n  defect: {}\n"
+        + "tiers:\n"
+        + "".join(f"  {tier}: [llama, gateway, spare]\n" for tier in TIERS)
     )
 
 
@@ -82,3 +85,31 @@ def test_seat_names_the_rejected_form_and_the_fix(repo: Path) -> None:
     [rejected] = json.loads(as_json.stdout)["rejected_rungs"]
     assert rejected["reason"] == "response_format_unsupported"
     assert "set response_format: json_object" in rejected["detail"]
+
+
+def test_ladder_says_which_rungs_send_a_schema_form(repo: Path) -> None:
+    with JurorServer("openai") as llama, JurorServer("ollama") as other:
+        fleet(repo, llama, other)
+        result = invoke("ladder", "--fleet", "fleet.yaml", "--builder", "vendor-z")
+        assert not llama.requests and not other.requests  # the ladder calls no server
+    assert result.exit_code == 0, result.stderr
+    assert result.stdout.endswith(
+        "all 8 lenses seated\n"
+        "\n"
+        "response formats (a server that rejects one is passed over at the call; tribunal seat"
+        " names the fix):\n"
+        "  llama: json_schema (OpenAI structured outputs (strict) with the verdict schema)\n"
+        "  gateway: json_object_schema (a JSON object with the verdict schema, the form"
+        " llama.cpp servers take)\n"
+    )
+
+
+def test_ladder_says_nothing_of_default_formats(repo: Path) -> None:
+    (repo / "fleet.yaml").write_text(
+        "rungs:\n"
+        "  - {id: a, family: vendor-a, transport: openai, endpoint: http://127.0.0.1:9/v1,"
+        " model: m}\n" + BUILDER + "tiers:\n" + "".join(f"  {tier}: [a]\n" for tier in TIERS)
+    )
+    result = invoke("ladder", "--fleet", "fleet.yaml", "--builder", "vendor-z")
+    assert result.exit_code == 0, result.stderr
+    assert "response format" not in result.stdout

@@ -1,10 +1,26 @@
 """The routing table `tribunal ladder` prints: the live proof that seats fell to other families
-than the builder's (L-2), with every skipped rung and its reason."""
+than the builder's (L-2), with every skipped rung and its reason — and, since no server is
+asked before a call, the response format each rung will send when it is not the default (L-7):
+a server that rejects it is found only by a call (`tribunal seat` names the fix)."""
 
 from __future__ import annotations
 
-from tribunal.enums import RouteStatus
+from tribunal.enums import ResponseFormat, RouteStatus, Transport
+from tribunal.jury.fleet import Rung
 from tribunal.jury.routing import WEAKENED_GATE, Candidate, LensRoute, Routing, Skip
+
+# L-7: what each non-default response format sends, as a person choosing one reads it.
+SCHEMA_FORMS = {
+    Transport.OPENAI: {
+        ResponseFormat.JSON_SCHEMA: "OpenAI structured outputs (strict) with the verdict schema",
+        ResponseFormat.JSON_OBJECT_SCHEMA: "a JSON object with the verdict schema, the form"
+        " llama.cpp servers take",
+    },
+    Transport.OLLAMA: {form: "the verdict schema as Ollama's format" for form in ResponseFormat},
+    Transport.ANTHROPIC: {
+        form: "a forced tool whose input is the verdict schema" for form in ResponseFormat
+    },
+}
 
 
 def render_table(routing: Routing) -> str:
@@ -40,7 +56,35 @@ def render_table(routing: Routing) -> str:
         lines.append(f"all {len(routing.lenses)} lenses seated")
     if routing.degraded:
         lines.append(f"DEGRADED: {WEAKENED_GATE}")
+    formats = _formats(routing)
+    if formats:
+        lines += [
+            "",
+            "response formats (a server that rejects one is passed over at the call;"
+            " tribunal seat names the fix):",
+        ]
+        lines += [f"  {line}" for line in formats]
     return "\n".join(lines) + "\n"
+
+
+def _formats(routing: Routing) -> list[str]:
+    """One line per rung a seat may walk to whose response format is not the default."""
+    seated: set[str] = set()
+    for lens in routing.lenses:
+        seated.update(candidate.rung.id for candidate in lens.candidates)
+        if lens.verifier is not None:
+            seated.update(candidate.rung.id for candidate in lens.verifier.candidates)
+    return [
+        f"{rung.id}: {rung.response_format.value} ({_sends(rung)})"
+        for rung in routing.fleet.rungs.values()
+        if rung.id in seated and rung.response_format is not ResponseFormat.JSON_OBJECT
+    ]
+
+
+def _sends(rung: Rung) -> str:
+    if rung.response_format is ResponseFormat.NONE:
+        return "no response format: the prompt alone asks for JSON"
+    return SCHEMA_FORMS.get(rung.transport, {}).get(rung.response_format, "the verdict schema")
 
 
 def _row(lens: LensRoute) -> tuple[str, str, str, str, str]:

@@ -231,10 +231,17 @@ class Received:
 class JurorServer:
     """A real HTTP server on 127.0.0.1 speaking `protocol`. Use as a context manager."""
 
-    def __init__(self, protocol: str, *, context_length: int | None = 32768) -> None:
+    def __init__(
+        self,
+        protocol: str,
+        *,
+        context_length: int | None = 32768,
+        key_header: str | None = None,
+    ) -> None:
         if protocol not in PROTOCOLS:
             raise ValueError(f"unknown protocol {protocol!r}")
         self.protocol = protocol
+        self.key_header = key_header  # where KEY_MARK's key is read from (None: the protocol's)
         self.context_length = context_length  # ollama /api/show; None: not reported
         self.requests: list[Received] = []
         self._script: deque[Behaviour] = deque()
@@ -471,6 +478,9 @@ class _Handler(BaseHTTPRequestHandler):
             raise AssertionError(f"unknown behaviour {behaviour.kind}")
 
     def _key(self) -> str:
+        own = self.server.juror.key_header
+        if own is not None:
+            return self.headers.get(own, "")
         authorization = self.headers.get("Authorization", "")
         if authorization.startswith("Bearer "):
             return authorization.removeprefix("Bearer ")

@@ -35,6 +35,7 @@ class Rung:
     model: str | None = None
     endpoint: str | None = None  # None: the provider's default or environment (OPENAI_BASE_URL …)
     api_key_env: str | None = None
+    api_key_header: str | None = None  # None: the provider's own (Authorization: Bearer, ...)
     context_tokens: int | None = None  # None: holds any artifact
     max_output_tokens: int | None = None
     reasoning: bool = False
@@ -170,18 +171,31 @@ def _check_reachable(document: Document, index: int, rung: Rung) -> None:
 
 
 # L-1, L-7: the fields only a rung that sends an HTTP request to a model can use.
-REQUEST_FIELDS = ("response_format",)
+REQUEST_FIELDS = ("response_format", "api_key_header")
 
 
 def _check_request_fields(document: Document, index: int, rung: Rung) -> None:
     """C-3: a request field on a rung that sends no HTTP request (a harness, a replay) would
-    do nothing, silently: bad input naming the fleet file, line and field."""
+    do nothing, silently; so would a key header with no key variable, and one also among
+    `headers` would send two keys. Each is bad input naming the fleet file, line and field."""
     entry = document.data["rungs"][index]
     if rung.transport in (Transport.COMMAND, Transport.REPLAY):
         for name in (name for name in REQUEST_FIELDS if name in entry):
             raise document.bad(
                 f"{name} applies to openai, anthropic and ollama rungs, not {rung.transport}",
                 ("rungs", index, name),
+            )
+    if rung.api_key_header is not None:
+        # L-8: the header carries the key of `api_key_env`; without one it would carry nothing.
+        if rung.key_env is None:
+            raise document.bad(
+                "api_key_header needs api_key_env, the variable its key comes from",
+                ("rungs", index, "api_key_header"),
+            )
+        if rung.api_key_header.casefold() in (name.casefold() for name in rung.headers):
+            raise document.bad(
+                f"{rung.api_key_header!r} is both api_key_header and one of the headers",
+                ("rungs", index, "api_key_header"),
             )
 
 
@@ -212,6 +226,7 @@ def _rung(entry: dict[str, Any], base: Path) -> Rung:
         **identity,
         endpoint=entry.get("endpoint"),
         api_key_env=entry.get("api_key_env"),
+        api_key_header=entry.get("api_key_header"),
         context_tokens=entry.get("context_tokens"),
         max_output_tokens=entry.get("max_output_tokens"),
         reasoning=entry.get("reasoning", False),

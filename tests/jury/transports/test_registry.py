@@ -32,6 +32,7 @@ L1_LONG_FORM = [
     "endpoint",
     "model",
     "api_key_env",
+    "api_key_header",
     "context_tokens",
     "max_output_tokens",
     "reasoning",

@@ -1,7 +1,8 @@
 """The `anthropic` transport (L-7): `POST {endpoint}/v1/messages`.
 
-`x-api-key` from the rung's `api_key_env`, `anthropic-version`, `max_tokens` from the answer
-budget, temperature 0, `params` merged into the body, `headers` applied, no client retries.
+The key of the rung's `api_key_env` in `x-api-key` (or the rung's `api_key_header`),
+`anthropic-version`, `max_tokens` from the answer budget, temperature 0, `params` merged into
+the body, `headers` applied, no client retries.
 `stop_reason: max_tokens` is a truncated reply (L-6). Extended thinking is off unless `params`
 turn it on, so `reasoning: true` needs nothing sent to keep the verdict's budget whole.
 
@@ -30,6 +31,7 @@ from tribunal.jury.transports.base import (
     api_key,
     checked_reply,
     endpoint_of,
+    key_headers,
     require_capacity,
     response_form,
 )
@@ -103,8 +105,7 @@ class AnthropicTransport:
             self.config, request, answer_budget(self.config, request), self.config.context_tokens
         )
         headers = {"Content-Type": "application/json", "anthropic-version": API_VERSION}
-        if key:
-            headers["x-api-key"] = key
+        headers.update(key_headers(self.config, key, "x-api-key", key or ""))
         headers.update(self.config.headers)
         wire = post_json(
             f"{self.endpoint}/v1/messages",

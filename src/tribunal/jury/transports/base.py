@@ -32,6 +32,7 @@ class TransportConfig:
     endpoint: str | None = None
     model: str | None = None
     api_key_env: str | None = None  # keys only ever come from the environment (L-8)
+    api_key_header: str | None = None  # the header the key travels in; None: the provider's own
     context_tokens: int | None = None  # None: holds any artifact
     max_output_tokens: int | None = None
     reasoning: bool = False  # True: ask for no reasoning channel (reasoning_effort "none")
@@ -196,6 +197,17 @@ def api_key(config: TransportConfig, environ: Mapping[str, str]) -> str | None:
     if not value:
         raise NoCredentials(f"{config.api_key_env} is not set", rung=config.id)
     return value
+
+
+def key_headers(config: TransportConfig, key: str | None, name: str, value: str) -> dict[str, str]:
+    """L-8: the header that carries `key` — `api_key_header: <key>` when the rung names one
+    (Azure OpenAI's `api-key`), else the provider's own `name: value` (`Authorization: Bearer
+    <key>`, ...); none when there is no key."""
+    if not key:
+        return {}
+    if config.api_key_header:
+        return {config.api_key_header: key}
+    return {name: value}
 
 
 def key_values(configs: Iterable[TransportConfig], environ: Mapping[str, str]) -> list[str]:

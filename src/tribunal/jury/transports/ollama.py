@@ -30,6 +30,7 @@ from tribunal.jury.transports.base import (
     api_key,
     checked_reply,
     endpoint_of,
+    key_headers,
     require_capacity,
     response_form,
 )
@@ -86,8 +87,8 @@ class OllamaTransport:
 
     def _headers(self, key: str | None) -> dict[str, str]:
         headers = {"Content-Type": "application/json"}
-        if key:  # a remote Ollama behind a proxy that wants a bearer key
-            headers["Authorization"] = f"Bearer {key}"
+        # a remote Ollama behind a proxy that wants a key: a bearer key, or its own header
+        headers.update(key_headers(self.config, key, "Authorization", f"Bearer {key}"))
         headers.update(self.config.headers)
         return headers
 

@@ -7,7 +7,8 @@ decoding with), `json_object` (the default) sends `{type: json_object}`, `none` 
 A server that rejects the form with an error naming `response_format` is
 `response_format_unsupported` (L-6), and the message names the form to set instead.
 Temperature 0, `max_tokens` from the answer budget, no client retries; `params` merged into the
-body, `headers` applied, a bearer key from the rung's `api_key_env`. A rung with
+body, `headers` applied, a bearer key from the rung's `api_key_env` (or the bare key in its
+`api_key_header`: `api-key` for Azure OpenAI). A rung with
 `reasoning: true` asks for `reasoning_effort: "none"` — a structured verdict never shares its
 budget with a reasoning channel (source 000) — unless its `params` spell the reasoning switch
 their own way.
@@ -30,6 +31,7 @@ from tribunal.jury.transports.base import (
     api_key,
     checked_reply,
     endpoint_of,
+    key_headers,
     require_capacity,
     response_form,
 )
@@ -116,8 +118,7 @@ class OpenAITransport:
             self.config, request, answer_budget(self.config, request), self.config.context_tokens
         )
         headers = {"Content-Type": "application/json"}
-        if key:
-            headers["Authorization"] = f"Bearer {key}"
+        headers.update(key_headers(self.config, key, "Authorization", f"Bearer {key}"))
         headers.update(self.config.headers)
         deadline = Deadline.for_call(self.config, request)
         wire = post_json(

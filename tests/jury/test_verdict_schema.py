@@ -165,7 +165,9 @@ def test_line_range_needs_a_line() -> None:
         ("é/ü.py", "é/ü[.]py"),
         ('say"hi".py', None),
         ("tab\there.py", None),
-        ("v1:2.py", None),
+        ("v1:2", None),  # V-4 reads `v1:2:1` as line 2 of `v1`
+        ("v1:2.py", "v1:2[.]py"),
+        (" lead.py", None),  # V-4 reads locations stripped
         ("a:b.py", "a:b[.]py"),
     ],
 )

@@ -23,9 +23,9 @@ server can crash): a regex character is written as a one-character class (`.` as
 `[[]`). The three no class can hold without a backslash (`]`, `^`, `\\`) are written `.`: the
 pattern then admits any character in that one place (`pages/[id].tsx` stays citable), and V-4
 marks a path that differs there `outside_envelope`. A path a JSON string cannot hold as it is
-(`"`, control characters), or with a `:` before a digit (V-4 would read it as a line), is left
-out: its file cannot be cited under a schema form. With no citable file at all, `location` is
-any non-empty string (V-4 still marks it).
+(`"`, control characters), or one V-4 would not read back from `path:1` (a `:` before a digit,
+surrounding spaces), is left out: its file cannot be cited under a schema form. With no citable
+file at all, `location` is any non-empty string (V-4 still marks it).
 
 Dialects. OpenAI's strict mode takes `pattern` but not `minLength`; llama.cpp's grammar writes a
 patterned string without JSON escaping (a `"` in a claim would end it early) but a `minLength`
@@ -35,12 +35,12 @@ one with it. So a non-empty string is `pattern: "^.+$"` for OpenAI structured ou
 
 from __future__ import annotations
 
-import itertools
 from collections.abc import Mapping
 from enum import Enum
 from typing import Any
 
-from tribunal.enums import ResponseFormat, Severity, Transport
+from tribunal.enums import CitationStatus, ResponseFormat, Severity, Transport
+from tribunal.jury.citations import cite
 
 SCHEMA_NAME = "verdict"  # OpenAI's json_schema `name`, Anthropic's tool name
 # Characters a pattern writes as a one-character class: every character ECMA-262 and Python
@@ -108,10 +108,12 @@ def location_pattern(envelope: Mapping[str, str]) -> str | None:
 def path_literal(path: str) -> str | None:
     """`path` as a pattern with no backslash that matches it — exactly, but for `.` in the place
     of `]`, `^` or `\\`; None when a JSON string cannot hold the path as it is (a `"`, a
-    control character) or it has a `:` before a digit."""
+    control character) or V-4 would not read `path:1` as a line of it."""
     if not path or any(c in _UNCITABLE or ord(c) < 0x20 or ord(c) == 0x7F for c in path):
         return None
-    if any(a == ":" and b.isdigit() for a, b in itertools.pairwise(path)):
+    # V-4 is the judge of a location: a path it does not read back from `path:1` (a `:` before
+    # a digit, surrounding spaces) could only ever be cited as some other file, or none.
+    if cite(f"{path}:1", None, {path: "\n"}) is not CitationStatus.VERIFIED:
         return None
     return "".join(_character(c) for c in path)
 

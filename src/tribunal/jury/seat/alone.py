@@ -4,6 +4,7 @@ trusting it. Everything that would make the run bad input is checked before any 
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import replace
 from pathlib import Path
 
 from tribunal.enums import Transport
@@ -14,6 +15,7 @@ from tribunal.jury.fleet import Fleet
 from tribunal.jury.lenses import Lens
 from tribunal.jury.prompt_size import estimate_tokens
 from tribunal.jury.routing import LensRoute, route_lens
+from tribunal.jury.seat.dispatch import RungGates
 from tribunal.jury.seat.record import SeatRecord
 from tribunal.jury.seat.walk import SeatContext, seat_prompt, walk_seat
 from tribunal.jury.transports import Checkout
@@ -82,6 +84,8 @@ def sit_alone(
     context = SeatContext.for_fleet(
         fleet, environ=environ, envelope_files=envelope.file_texts(), checkout=checkout
     )
+    # L-5, L-9: a fused seat asks two rungs at once; two local rungs of one server take turns.
+    context = replace(context, gate=RungGates(fleet.rungs.values(), context.server_of))
     try:
         return walk_seat(route, prompt, context)
     finally:

@@ -2,10 +2,16 @@
 
 Seats run on threads (the HTTP transports are synchronous). Two lenses can walk down to the same
 rung, so each rung has ONE semaphore shared by every seat, sized by its `max_concurrency` (a local
-card: 1). As each seat finishes, the caller's `on_seat` is called in the calling thread — one at
-a time, so it may write `verdict_<lens>.json` without a lock. A seat that crashes is recorded for
-its lens as a hold naming the error; the seats already paid for are never discarded (source 000:
-an exploding lens never throws away verdicts already paid for).
+card: 1). Local rungs (`local: true`) that call the same server — scheme, host and port of their
+resolved endpoint — share ONE semaphore, sized by the smallest `max_concurrency` among them: a
+local server such as llama-cpp-python holds one model at a time and reloads when a request names
+another, so two rungs of one card asked at once thrash (a seat timed out waiting). Remote rungs
+keep a bound each, also on a shared gateway: a convening's wall time stays its slowest seat's.
+
+As each seat finishes, the caller's `on_seat` is called in the calling thread — one at a time,
+so it may write `verdict_<lens>.json` without a lock. A seat that crashes is recorded for its
+lens as a hold naming the error; the seats already paid for are never discarded (source 000: an
+exploding lens never throws away verdicts already paid for).
 """
 
 from __future__ import annotations
@@ -26,12 +32,27 @@ SeatCallback = Callable[[SeatRecord], None]
 
 
 class RungGates:
-    """One bounded semaphore per rung, sized by its `max_concurrency` (L-9)."""
+    """One bounded semaphore per rung, sized by its `max_concurrency` (L-9); local rungs on one
+    server (`server_of`: the server a rung calls, None for none) share one, sized by the
+    smallest bound among them."""
 
-    def __init__(self, rungs: Iterable[Rung]) -> None:
-        self._semaphores = {
-            rung.id: threading.BoundedSemaphore(max(1, rung.max_concurrency)) for rung in rungs
-        }
+    def __init__(
+        self, rungs: Iterable[Rung], server_of: Callable[[Rung], str | None] | None = None
+    ) -> None:
+        rungs = tuple(rungs)
+        shared: dict[str, list[Rung]] = {}
+        for rung in rungs:
+            server = server_of(rung) if rung.local and server_of is not None else None
+            if server is not None:
+                shared.setdefault(server, []).append(rung)
+        self._semaphores: dict[str, threading.BoundedSemaphore] = {}
+        for group in shared.values():
+            bound = threading.BoundedSemaphore(max(1, min(r.max_concurrency for r in group)))
+            self._semaphores.update((rung.id, bound) for rung in group)
+        for rung in rungs:
+            if rung.id not in self._semaphores:
+                bound = threading.BoundedSemaphore(max(1, rung.max_concurrency))
+                self._semaphores[rung.id] = bound
 
     def admit(self, rung: Rung) -> AbstractContextManager[object]:
         """The semaphore of `rung`, held for the whole call. Raises KeyError for a rung the
@@ -56,7 +77,8 @@ def dispatch_seats(
     on_release_failure: Callable[[str], None] | None = None,
 ) -> list[SeatRecord]:
     """Sit every seat of `jobs` concurrently, each rung bounded by its `max_concurrency`
-    (`rungs`: every rung of the fleet), calling `on_seat` with each record as it finishes.
+    (`rungs`: every rung of the fleet; local rungs of one server share a bound), calling
+    `on_seat` with each record as it finishes.
     Once every seat is done, each Ollama model the sitting used is unloaded once (L-7);
     `on_release_failure` hears of an unload that failed.
 
@@ -74,7 +96,7 @@ def dispatch_seats(
     if not jobs:
         return []
     rungs = tuple(rungs)
-    context = replace(context, gate=RungGates(rungs), asked=set())
+    context = replace(context, gate=RungGates(rungs, context.server_of), asked=set())
     records: list[SeatRecord | None] = [None] * len(jobs)
     finished: queue.SimpleQueue[tuple[int, SeatRecord]] = queue.SimpleQueue()
     # Daemon threads, not a ThreadPoolExecutor: the executor's workers are joined at

@@ -21,6 +21,7 @@ from contextlib import AbstractContextManager
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Protocol
+from urllib.parse import urlsplit
 
 from tribunal.enums import ReasonCode, SeatVerdict
 from tribunal.enums import Transport as TransportName
@@ -156,6 +157,23 @@ class SeatContext:
             return None
         dialect = schema_dialect(rung.transport, form)
         return strict_verdict_schema(lens, self.envelope_files, dialect)
+
+    def server_of(self, rung: Rung) -> str | None:
+        """L-9: the server `rung` calls — scheme, host and port of its endpoint as its transport
+        resolves it (the rung's, else the provider's environment variable, else its default) —
+        or None for a rung that calls none (a harness, a replay)."""
+        transport = self.opener(
+            rung_config(rung, self.fleet_dir), TransportContext(self.fleet_dir, self.environ)
+        )
+        endpoint = getattr(transport, "endpoint", None)
+        if not isinstance(endpoint, str):
+            return None
+        parts = urlsplit(endpoint)
+        try:
+            port = parts.port or {"http": 80, "https": 443}.get(parts.scheme)
+        except ValueError:  # a port that is not a number: the call will say so
+            return None
+        return f"{parts.scheme}://{(parts.hostname or '').casefold()}:{port}"
 
     def release_models(self, rungs: Iterable[Rung]) -> list[str]:
         """L-7: unload (`keep_alive: 0`) each model of an Ollama rung among `rungs` that this

@@ -53,3 +53,15 @@ def test_provider_fleet_without_keys_holds_the_fused_tier() -> None:
     status = {lens.lens.id: lens.status for lens in routing.lenses}
     assert status["boundary_condition"] is RouteStatus.UNVERIFIED
     assert status["defect"] is RouteStatus.SEATED
+
+
+def test_the_structured_output_fleet_is_shown_verbatim_and_keeps_the_floor() -> None:
+    from tribunal.enums import ResponseFormat
+
+    blocks = [fence.body for fence in Page.read(REPO / "docs" / "fleets.md", REPO).blocks({"yaml"})]
+    assert (EXAMPLES / "structured.yaml").read_text(encoding="utf-8") in blocks
+    fleet = load_fleet(EXAMPLES / "structured.yaml")
+    assert floor_warnings(fleet, strict=True) == ()
+    forms = {rung.id: rung.response_format for rung in fleet.rungs.values()}
+    assert set(forms.values()) == {ResponseFormat.JSON_SCHEMA, ResponseFormat.JSON_OBJECT_SCHEMA}
+    assert fleet.rungs["azure-gpt"].api_key_header == "api-key"

@@ -14,6 +14,7 @@ from testing.gitrepo import GitRepo
 from tribunal.errors import BadInput
 from tribunal.jury.envelope.build import build_envelope
 from tribunal.jury.envelope.contract import load_contract
+from tribunal.jury.envelope.text import number_lines
 from tribunal.jury.prompt import Adjudication, new_nonce, protocol_lens_line, render_prompt
 
 NONCE = "0123456789abcdefFEDCBA9876543210"
@@ -153,5 +154,5 @@ def test_prompt_over_a_real_envelope_with_injection_files(tmp_path: Path) -> Non
     nonce = text.split("<<<ENVELOPE ", 1)[1].split(" ", 1)[0]
     before, inside, after = fenced(text, nonce)
     assert inside == envelope.text
-    assert evil in inside and INJECTION not in before + after
+    assert number_lines(evil) in inside and INJECTION not in before + after
     assert '"lens": "state_continuity"' in after

@@ -18,6 +18,7 @@ from typing import Any
 from tribunal.documents import DuplicateKey, reject_duplicate_keys
 from tribunal.enums import CitationStatus, ReasonCode, SeatVerdict, Severity
 from tribunal.errors import TribunalError
+from tribunal.jury.envelope.text import QUOTED_GUTTER
 from tribunal.jury.redaction import raw_tail
 
 # L-6: a reply over 1 MiB is malformed and read no further (the transports' cap too).
@@ -168,8 +169,11 @@ def parse_verdict(
 
 def _copied(source: str, shown: str) -> bool:
     """S-2: True when the verdict's JSON text occurs verbatim in what the seat was shown (also
-    once fence lines are stripped from both, as they are from the reply)."""
-    return source in shown or source in _FENCE.sub("", shown)
+    once fence lines are stripped from both, as they are from the reply, and once the
+    envelope's line-number gutter is taken off: a file's verdict spread over lines is shown
+    numbered, E-5, and copied without the numbers)."""
+    unfenced = _FENCE.sub("", shown)
+    return source in shown or source in unfenced or source in QUOTED_GUTTER.sub("", unfenced)
 
 
 def _last_verdict_object(

@@ -21,7 +21,12 @@ from tribunal.errors import BadInput
 from tribunal.jury.envelope.build import Envelope, build_envelope, related_tests
 from tribunal.jury.envelope.contract import Contract, load_contract
 from tribunal.jury.envelope.read import read_envelope
-from tribunal.jury.envelope.text import fence_for
+from tribunal.jury.envelope.text import (
+    fence_for,
+    file_lines,
+    number_lines,
+    unnumber_lines,
+)
 
 CALC_BASE = (
     "def add(a, b):\n    return a + b\n\n"
@@ -88,7 +93,9 @@ def test_roles_changed_test_deleted(repo: GitRepo, tmp_path: Path) -> None:
 
 def test_whole_files_not_hunks(repo: GitRepo, tmp_path: Path) -> None:
     text = build(repo, tmp_path).text
-    assert f"```\n{CALC_HEAD}```\n" in text  # the whole head file, verbatim, lines untouched
+    # The whole head file, verbatim, each line after its number (E-5).
+    assert f"```\n{number_lines(CALC_HEAD)}```\n" in text
+    assert "  45 | def sub(a, b):\n  46 |     return a - b if a > b else 0\n" in text
     assert "@@" not in text and "return a - b\n" not in text  # no hunk, no base side
     assert "GUIDE_BODY_MARKER" not in text and "- docs/guide.md\n" in text  # deleted: path only
     assert "Intent: Clamp subtraction at zero." in text and "1. sub(1, 2) == 0" in text
@@ -160,7 +167,7 @@ def test_dirty_tree_is_warned_and_not_read(repo: GitRepo, tmp_path: Path) -> Non
     repo.git("add", "src/util.py")
     envelope = build(repo, tmp_path)
     assert "DIRTY_MARKER" not in envelope.text and "STAGED_MARKER" not in envelope.text
-    assert CALC_HEAD in envelope.text
+    assert number_lines(CALC_HEAD) in envelope.text
     assert any("uncommitted changes" in warning for warning in envelope.warnings)
 
 
@@ -255,13 +262,13 @@ def test_fence_outlasts_any_backtick_run(repo: GitRepo, tmp_path: Path) -> None:
     repo.commit("fences", {"docs/tricky.md": tricky})
     text = build(repo, tmp_path).text
     assert fence_for(tricky) == "``````"
-    assert f"``````\n{tricky}``````\n" in text
+    assert f"``````\n{number_lines(tricky)}``````\n" in text
     assert fence_for("plain") == "```" and fence_for("a `b` c") == "```"
 
 
 def test_missing_newline_at_end_is_noted(repo: GitRepo, tmp_path: Path) -> None:
     repo.commit("no eol", {"src/eol.py": "Z = 3"})
-    assert "```\nZ = 3\n```\n(no newline at end of file)\n" in build(repo, tmp_path).text
+    assert "```\n   1 | Z = 3\n```\n(no newline at end of file)\n" in build(repo, tmp_path).text
 
 
 def test_same_inputs_give_identical_bytes_anywhere(
@@ -332,6 +339,47 @@ def test_written_envelope_reads_back_whole(repo: GitRepo, tmp_path: Path) -> Non
     assert "assets/blob.bin" not in again.file_texts()
 
 
+def test_the_gutter_is_shown_not_hashed(repo: GitRepo, tmp_path: Path) -> None:
+    # E-5: the manifest hashes the file, citations see the file; only envelope.md shows numbers.
+    built = build(repo, tmp_path)
+    calc = next(file for file in built.files if file.path == "src/calc.py")
+    assert calc.text == CALC_HEAD
+    assert calc.sha256 == hashlib.sha256(CALC_HEAD.encode()).hexdigest()
+    assert built.file_texts()["src/calc.py"] == CALC_HEAD
+    assert "   1 | def add(a, b):\n   2 |     return a + b\n   3 |\n" in built.text
+    built.write(tmp_path / "out")
+    assert read_envelope(tmp_path / "out", "out").file_texts() == built.file_texts()
+
+
+@pytest.mark.parametrize(
+    ("text", "shown"),
+    [
+        ("", ""),
+        ("\n", "   1 |\n"),
+        ("a", "   1 | a"),
+        ("a\n\n  b\n", "   1 | a\n   2 |\n   3 |   b\n"),
+        ("x\r\n\r\n", "   1 | x\r\n   2 | \r\n"),
+        ("form\x0cfeed\u2028same line\n", "   1 | form\x0cfeed\u2028same line\n"),
+        (" \n", "   1 |  \n"),
+    ],
+)
+def test_number_lines_and_back(text: str, shown: str) -> None:
+    assert number_lines(text) == shown
+    assert unnumber_lines(shown) == text
+
+
+def test_the_gutter_widens_for_long_files() -> None:
+    text = "x\n" * 10000
+    shown = number_lines(text)
+    assert shown.startswith("    1 | x\n") and shown.endswith("10000 | x\n")
+    assert unnumber_lines(shown) == text and len(file_lines(text)) == 10000
+
+
+@pytest.mark.parametrize("shown", ["   1 |x\n", "   2 | a\n", "  1 | a\n", "   1 | a\nb\n"])
+def test_a_broken_gutter_is_not_read_back(shown: str) -> None:
+    assert unnumber_lines(shown) is None
+
+
 def test_edited_envelope_is_bad_input(repo: GitRepo, tmp_path: Path) -> None:
     build(repo, tmp_path).write(tmp_path / "out")
     md = tmp_path / "out" / "envelope.md"
@@ -340,3 +388,12 @@ def test_edited_envelope_is_bad_input(repo: GitRepo, tmp_path: Path) -> None:
         read_envelope(tmp_path / "out", "out")
     assert (info.value.source, info.value.field) == ("out/envelope.md", "files[0]")
     assert "'src/calc.py' is not in envelope.md as manifest.json records it" in str(info.value)
+
+
+def test_an_envelope_without_its_gutter_is_bad_input(repo: GitRepo, tmp_path: Path) -> None:
+    # The gutter is part of how envelope.md was written: a file shown without it was edited.
+    build(repo, tmp_path).write(tmp_path / "out")
+    md = tmp_path / "out" / "envelope.md"
+    md.write_text(md.read_text(encoding="utf-8").replace("   1 | def add", "def add"), "utf-8")
+    with pytest.raises(BadInput):
+        read_envelope(tmp_path / "out", "out")

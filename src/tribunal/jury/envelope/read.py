@@ -2,7 +2,8 @@
 
 A seat run against an envelope built earlier (`--envelope DIR`) needs the whole text of every
 file the juror was shown, to check citations (V-4). Each file is cut out of `envelope.md` by its
-header and fence and checked against the sha256 the manifest recorded, so an edited
+header and fence, its line-number gutter taken off (E-5: the gutter is how a line is shown, not
+part of the file), and checked against the sha256 the manifest recorded, so an edited
 `envelope.md` is bad input, not a silently different artifact.
 """
 
@@ -15,7 +16,13 @@ from tribunal.documents import load_json, read_text, validate
 from tribunal.enums import FileRole
 from tribunal.errors import BadInput
 from tribunal.jury.envelope.build import MANIFEST_NAME, Envelope
-from tribunal.jury.envelope.text import ENVELOPE_NAME, NO_NEWLINE_NOTE, EnvelopeFile, shown_path
+from tribunal.jury.envelope.text import (
+    ENVELOPE_NAME,
+    NO_NEWLINE_NOTE,
+    EnvelopeFile,
+    shown_path,
+    unnumber_lines,
+)
 
 
 def read_envelope(directory: Path, label: str | None = None) -> Envelope:
@@ -78,10 +85,13 @@ def _cut(
     close = text.find(f"\n{fence}\n", fence_end)
     if close < 0:
         return None, cursor
-    content = text[fence_end + 1 : close + 1]
+    shown = text[fence_end + 1 : close + 1]
     end = close + len(fence) + 2
     if text.startswith(NO_NEWLINE_NOTE, end):
-        content, end = content[:-1], end + len(NO_NEWLINE_NOTE)
-    if digest is None or hashlib.sha256(content.encode("utf-8")).hexdigest() != digest:
+        shown, end = shown[:-1], end + len(NO_NEWLINE_NOTE)
+    content = unnumber_lines(shown)
+    if content is None or digest is None:
+        return None, cursor
+    if hashlib.sha256(content.encode("utf-8")).hexdigest() != digest:
         return None, cursor
     return EnvelopeFile(path, role, digest, content), end

@@ -3,6 +3,13 @@
 The text is built as segments that remember where their words came from (a file and its first
 line, a contract field, or the envelope's own structure), so the identity scan (E-3) can name
 `path:line` for any hit anywhere in the envelope.
+
+E-5: every line of a file is shown after its line number and a bar (`  6 | return -x`), so a
+juror can read the number it cites instead of counting. The gutter is how the file is shown, not
+what it is: the manifest hashes the file's own bytes, citations are checked against them, and
+`number_lines` / `unnumber_lines` are exact inverses (read.py cuts files back out with the
+latter). A line is what ends at a newline (`file_lines`): the gutter and the citation check count
+the same lines.
 """
 
 from __future__ import annotations
@@ -23,9 +30,14 @@ _PREAMBLE = """\
 # Envelope
 
 The change under review, read from commit objects. Every file below is the whole file as it
-stands after the change, verbatim between fences: line 1 is the first line after the opening
-fence. Deleted files are listed by path only.
+stands after the change, verbatim between fences, each line shown after its line number and a
+bar (line 12 starts with `  12 | `): the number and the bar are not part of the file. Deleted
+files are listed by path only.
 """
+# E-5: the line number is right-aligned in at least this many columns (wider for longer files).
+GUTTER_WIDTH = 4
+# A gutter as a juror may carry it into a quote: `6 | `, `  6 |     `, `6|` (spaces optional).
+QUOTED_GUTTER = re.compile(r"^[ \t]*[0-9]+[ \t]*\|[ \t]?", re.M)
 _SECTIONS = (
     (FileRole.CHANGED, "Changed files"),
     (FileRole.TEST, "Test files"),
@@ -105,7 +117,7 @@ def _file(file: EnvelopeFile) -> Iterator[Segment]:
         return
     fence = fence_for(file.text)
     yield Segment(f"{fence}\n")
-    yield Segment(file.text, file.path, 1)
+    yield Segment(number_lines(file.text), file.path, 1)
     ends_cleanly = file.text == "" or file.text.endswith("\n")
     yield Segment(f"{'' if ends_cleanly else chr(10)}{fence}\n")
     if not ends_cleanly:
@@ -120,3 +132,42 @@ def shown_path(path: str) -> str:
 
 def _path_segment(path: str) -> Segment:
     return Segment(shown_path(path), path, None, "path")
+
+
+def file_lines(text: str) -> list[str]:
+    """The lines of a file's `text`, each without its newline: a line is what ends at a newline
+    (or at the end of the text). Other characters Python's `splitlines` breaks at (form feed,
+    U+2028, ...) stay inside their line, as git and editors count them."""
+    lines = text.split("\n")
+    if lines[-1] == "":
+        lines.pop()  # the text ends with a newline (or is empty): no line after it
+    return lines
+
+
+def number_lines(text: str) -> str:
+    """`text` as the envelope shows it (E-5): each line after its number and a bar."""
+    lines = file_lines(text)
+    width = _gutter_width(len(lines))
+    shown = [f"{number:>{width}} |" + (f" {line}" if line else "") for number, line in
+             enumerate(lines, 1)]  # fmt: skip
+    return "".join(f"{line}\n" for line in shown) if text.endswith("\n") else "\n".join(shown)
+
+
+def unnumber_lines(shown: str) -> str | None:
+    """The file text `number_lines` showed as `shown`, or None when `shown` is not exactly
+    such a text (a gutter missing, a wrong number, a missing space after the bar)."""
+    lines = file_lines(shown)
+    width = _gutter_width(len(lines))
+    content: list[str] = []
+    for number, line in enumerate(lines, 1):
+        gutter = f"{number:>{width}} |"
+        rest = line[len(gutter) :]
+        if not line.startswith(gutter) or rest == " " or (rest and not rest.startswith(" ")):
+            return None
+        content.append(rest[1:])
+    text = "\n".join(content)
+    return text + "\n" if shown.endswith("\n") else text
+
+
+def _gutter_width(count: int) -> int:
+    return max(GUTTER_WIDTH, len(str(count)))

@@ -286,8 +286,15 @@ class CitationStatus(StrEnum):
     OUTSIDE_ENVELOPE = "outside_envelope"  # names a file the envelope never held
     NO_SUCH_LINE = "no_such_line"  # the file is in the envelope, the line is not
     EVIDENCE_NOT_FOUND = "evidence_not_found"  # the quoted evidence does not occur verbatim
-    UNLOCATED = "unlocated"  # no `location`, or not of the form path:line
+    UNLOCATED = "unlocated"  # no `location` naming a line (a CitationReason may say why)
     NOT_CHECKED = "not_checked"  # no envelope was given to check against
+
+
+class CitationReason(StrEnum):
+    """V-4, E-5: why a citation is `unlocated`, when it is known — never counted either way."""
+
+    PLACEHOLDER = "placeholder"  # the form's own words copied: `path:line`, `file.py:N`, `<path>`
+    EXAMPLE_COPIED = "example_copied"  # the output protocol's own example citation repeated
 
 
 class Transport(StrEnum):

@@ -15,7 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tribunal.enums import CitationStatus, ResponseFormat, SeatVerdict, Transport
-from tribunal.jury.citations import cite
+from tribunal.jury.citations import CitationSources
 from tribunal.jury.verdict import parse_verdict
 from tribunal.jury.verdict_schema import (
     SchemaDialect,
@@ -180,7 +180,7 @@ def test_a_wildcard_stands_only_for_the_character_no_class_can_hold() -> None:
     assert pattern is not None
     assert re.fullmatch(pattern, "pages/[id].tsx:1")
     assert re.fullmatch(pattern, "pages/[idX.tsx:1")  # V-4 marks it outside the envelope
-    assert cite("pages/[idX.tsx:1", None, {"pages/[id].tsx": "x\n"}) is (
+    assert CitationSources({"pages/[id].tsx": "x\n"}).mark("pages/[idX.tsx:1", None).status is (
         CitationStatus.OUTSIDE_ENVELOPE
     )
     assert not re.fullmatch(pattern, "pages/Xid].tsx:1")
@@ -301,7 +301,7 @@ def test_every_location_the_pattern_admits_is_a_line_that_exists(
         assert all(path_literal(path) is None or not text for path, text in envelope.items())
         return
     location = data.draw(st.from_regex(pattern, fullmatch=True))
-    mark = cite(location, None, envelope)
+    mark = CitationSources(envelope).mark(location, None).status
     exact = not any(c in "]^\\" for path in envelope for c in path)
     outside = mark is CitationStatus.OUTSIDE_ENVELOPE
     assert mark is CitationStatus.VERIFIED or (not exact and outside)

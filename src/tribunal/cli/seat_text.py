@@ -6,6 +6,7 @@ from __future__ import annotations
 from tribunal.enums import SeatVerdict
 from tribunal.jury.routing import WEAKENED_GATE
 from tribunal.jury.seat.record import SAME_FAMILY, SeatRecord
+from tribunal.jury.verdict import citation_text
 
 
 def render_seat(record: SeatRecord) -> str:
@@ -41,12 +42,12 @@ def render_seat(record: SeatRecord) -> str:
             where = f" {finding.location}" if finding.location else ""
             lines.append(
                 f"  [{finding.severity.value}]{where} {finding.claim}"
-                f" (citation: {finding.citation.value})"
+                f" (citation: {citation_text(finding)})"
             )
     if record.checked:
         lines.append("checked:")
         for entry in record.checked:
-            lines.append(f"  {entry.location} {entry.claim} (citation: {entry.citation.value})")
+            lines.append(f"  {entry.location} {entry.claim} (citation: {citation_text(entry)})")
     if record.rejected_rungs:
         lines.append("rejected rungs:")
         for rejected in record.rejected_rungs:

@@ -16,7 +16,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from tribunal.documents import DuplicateKey, reject_duplicate_keys
-from tribunal.enums import CitationStatus, ReasonCode, SeatVerdict, Severity
+from tribunal.enums import CitationReason, CitationStatus, ReasonCode, SeatVerdict, Severity
 from tribunal.errors import TribunalError
 from tribunal.jury.envelope.text import QUOTED_GUTTER
 from tribunal.jury.redaction import raw_tail
@@ -68,23 +68,28 @@ class WrongLens(VerdictError):
 
 @dataclass(frozen=True)
 class Finding:
-    """One V-1 finding; `citation` is the V-4 mark (`not_checked` until checked)."""
+    """One V-1 finding; `citation` is the V-4 mark (`not_checked` until checked) and
+    `citation_reason` why it is `unlocated`, when known."""
 
     severity: Severity
     claim: str
     evidence: str | None = None
     location: str | None = None
     citation: CitationStatus = CitationStatus.NOT_CHECKED
+    citation_reason: CitationReason | None = None
 
     def to_dict(self) -> dict[str, Any]:
-        """The JSON form kept in a SeatRecord."""
-        return {
-            "severity": self.severity.value,
-            "claim": self.claim,
-            "evidence": self.evidence,
-            "location": self.location,
-            "citation": self.citation.value,
-        }
+        """The JSON form kept in a SeatRecord (`citation_reason` only when there is one)."""
+        return _with_reason(
+            {
+                "severity": self.severity.value,
+                "claim": self.claim,
+                "evidence": self.evidence,
+                "location": self.location,
+                "citation": self.citation.value,
+            },
+            self.citation_reason,
+        )
 
 
 @dataclass(frozen=True)
@@ -95,15 +100,30 @@ class Checked:
     location: str
     evidence: str | None = None
     citation: CitationStatus = CitationStatus.NOT_CHECKED
+    citation_reason: CitationReason | None = None
 
     def to_dict(self) -> dict[str, Any]:
-        """The JSON form kept in a SeatRecord."""
-        return {
-            "claim": self.claim,
-            "evidence": self.evidence,
-            "location": self.location,
-            "citation": self.citation.value,
-        }
+        """The JSON form kept in a SeatRecord (`citation_reason` only when there is one)."""
+        return _with_reason(
+            {
+                "claim": self.claim,
+                "evidence": self.evidence,
+                "location": self.location,
+                "citation": self.citation.value,
+            },
+            self.citation_reason,
+        )
+
+
+def citation_text(entry: Finding | Checked) -> str:
+    """The V-4 mark of `entry` as a person reads it: `verified`, `unlocated (placeholder)`."""
+    mark = entry.citation.value
+    return mark if entry.citation_reason is None else f"{mark} ({entry.citation_reason.value})"
+
+
+def _with_reason(data: dict[str, Any], reason: CitationReason | None) -> dict[str, Any]:
+    """V-4: the record says why a citation is `unlocated` (a placeholder, the example copied)."""
+    return data if reason is None else {**data, "citation_reason": reason.value}
 
 
 @dataclass(frozen=True)

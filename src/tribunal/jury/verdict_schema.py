@@ -40,7 +40,7 @@ from enum import Enum
 from typing import Any
 
 from tribunal.enums import CitationStatus, ResponseFormat, Severity, Transport
-from tribunal.jury.citations import cite
+from tribunal.jury.citations import CitationSources
 
 SCHEMA_NAME = "verdict"  # OpenAI's json_schema `name`, Anthropic's tool name
 # Characters a pattern writes as a one-character class: every character ECMA-262 and Python
@@ -113,7 +113,7 @@ def path_literal(path: str) -> str | None:
         return None
     # V-4 is the judge of a location: a path it does not read back from `path:1` (a `:` before
     # a digit, surrounding spaces) could only ever be cited as some other file, or none.
-    if cite(f"{path}:1", None, {path: "\n"}) is not CitationStatus.VERIFIED:
+    if CitationSources({path: "\n"}).mark(f"{path}:1", None).status is not CitationStatus.VERIFIED:
         return None
     return "".join(_character(c) for c in path)
 

@@ -22,6 +22,7 @@ from tribunal.jury.envelope.build import Envelope, build_envelope, related_tests
 from tribunal.jury.envelope.contract import Contract, load_contract
 from tribunal.jury.envelope.read import read_envelope
 from tribunal.jury.envelope.text import (
+    ExampleCitation,
     fence_for,
     file_lines,
     number_lines,
@@ -378,6 +379,29 @@ def test_the_gutter_widens_for_long_files() -> None:
 @pytest.mark.parametrize("shown", ["   1 |x\n", "   2 | a\n", "  1 | a\n", "   1 | a\nb\n"])
 def test_a_broken_gutter_is_not_read_back(shown: str) -> None:
     assert unnumber_lines(shown) is None
+
+
+def test_the_example_citation_is_a_test_files_first_plain_line(
+    repo: GitRepo, tmp_path: Path
+) -> None:
+    # E-5: a line no review needs, so that a juror copying it (never counted) loses nothing.
+    assert build(repo, tmp_path).example == ExampleCitation("tests/conftest.py", 1, "import pytest")
+
+
+def test_without_a_test_file_the_example_is_the_first_plain_line(tmp_path: Path) -> None:
+    repo = GitRepo(tmp_path / "plain")
+    repo.commit("base", {"README.md": "A project.\n"})
+    repo.git("tag", "base")
+    repo.commit("change", {"src/q.py": '\n"""A docstring."""\n' + "#" * 80 + "\nVALUE = 1\n"})
+    assert build(repo, tmp_path).example == ExampleCitation("src/q.py", 4, "VALUE = 1")
+
+
+def test_with_no_line_fit_to_show_there_is_no_example(tmp_path: Path) -> None:
+    repo = GitRepo(tmp_path / "plain")
+    repo.commit("base", {"README.md": "A project.\n"})
+    repo.git("tag", "base")
+    repo.commit("change", {"data.bin": b"\0\1", "blank.txt": "\n\n"}, remove=("README.md",))
+    assert build(repo, tmp_path).example is None
 
 
 def test_edited_envelope_is_bad_input(repo: GitRepo, tmp_path: Path) -> None:

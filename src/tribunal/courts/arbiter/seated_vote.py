@@ -4,8 +4,11 @@ pass -> APPROVE, refuse -> DENY (`critical_risk: true` when a blocker finding wa
 hold -> DEFERRED (`action: deferred`); otherwise the implementor `proposed`, the others
 `challenged` (refuse) or `defended` (pass). `summary` holds the findings' claims and
 `evidence_ref` their locations, rewritten relative to the dispute directory so `tribunal
-arbitrate` resolves them; a location that cannot resolve (no `--repo`, a file outside the
-repository) is cited as the envelope's manifest instead, which names every file judged.
+arbitrate` resolves them. Only a location the citation check verified is cited (V-4, read by
+the one location reader: `calc.py, line 5` cites `calc.py:5`); a placeholder, a copy of the
+protocol's example, a file, line or quote the envelope does not hold, or a location that cannot
+resolve (no `--repo`, a file outside the repository) is cited as the envelope's manifest
+instead, which names every file judged.
 """
 
 from __future__ import annotations
@@ -16,15 +19,17 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from tribunal.enums import JudgmentVerdict, Role, SeatVerdict, Severity, VoteAction
+from tribunal.enums import CitationStatus, JudgmentVerdict, Role, SeatVerdict, Severity, VoteAction
 from tribunal.errors import BadInput, BrokenRef
 from tribunal.evidence.dispute.charter import Charter
 from tribunal.evidence.dispute.votes import VOTES_DIR
-from tribunal.jury.citations import LOCATION
+from tribunal.jury.citations import read_location
 from tribunal.jury.envelope.build import MANIFEST_NAME
 from tribunal.jury.seat.record import SeatRecord
 from tribunal.refs import resolve_ref
 
+# V-4: the marks whose location may be cited (not_checked: a record no envelope was given for).
+_CITABLE = frozenset({CitationStatus.VERIFIED, CitationStatus.NOT_CHECKED})
 _VOTES: dict[SeatVerdict, JudgmentVerdict] = {
     SeatVerdict.PASS: JudgmentVerdict.APPROVE,
     SeatVerdict.REFUSE: JudgmentVerdict.DENY,
@@ -47,18 +52,19 @@ class VoteTarget:
         each once; the manifest stands in for any that cannot (and for a seat with none)."""
         refs: list[str] = []
         for finding in record.findings:
-            ref = self._ref(finding.location) if finding.location else None
+            citable = finding.location and finding.citation in _CITABLE
+            ref = self._ref(finding.location) if finding.location and citable else None
             ref = ref if ref is not None else self.manifest_ref
             if ref not in refs:
                 refs.append(ref)
         return refs or [self.manifest_ref]
 
     def _ref(self, location: str) -> str | None:
-        match = LOCATION.fullmatch(location.strip())
-        if match is None or self.repo is None:
+        place = read_location(location)
+        if place is None or self.repo is None:
             return None
-        target = self.repo.resolve() / match["path"].removeprefix("./")
-        ref = f"{_relative(target, self.dispute_dir)}:{match['line']}"
+        target = self.repo.resolve() / place.path.lstrip("/")
+        ref = f"{_relative(target, self.dispute_dir)}:{place.first}"
         try:
             resolve_ref(ref, base=self.dispute_dir, root=self.root)
         except BrokenRef:

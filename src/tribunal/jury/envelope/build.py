@@ -20,7 +20,14 @@ from tribunal.errors import BadInput
 from tribunal.jury.envelope.commits import GITLINK_MODE, SYMLINK_MODE, CommitRange, TreeEntry
 from tribunal.jury.envelope.contract import Contract, is_conventional_test_file
 from tribunal.jury.envelope.identity import ALLOWABLE_SOURCES, Term, TermScanner, identity_terms
-from tribunal.jury.envelope.text import ENVELOPE_NAME, EnvelopeFile, Segment, render
+from tribunal.jury.envelope.text import (
+    ENVELOPE_NAME,
+    EnvelopeFile,
+    ExampleCitation,
+    Segment,
+    example_citation,
+    render,
+)
 
 MANIFEST_NAME = "manifest.json"
 RUN_COMMENT = "<!-- run_id: {run_id} -->"
@@ -56,6 +63,12 @@ class Envelope:
     def file_texts(self) -> dict[str, str]:
         """The whole text of every file the envelope holds, by path (for citation checks)."""
         return {file.path: file.text for file in self.files if file.text is not None}
+
+    @property
+    def example(self) -> ExampleCitation | None:
+        """E-5: the line the output protocol shows as its example citation (None: no file has
+        a line fit to show). A citation that copies it is never counted (V-4)."""
+        return example_citation(self.files)
 
     def manifest(self) -> dict[str, Any]:
         """The `manifest.json` document (valid against the `manifest` schema)."""

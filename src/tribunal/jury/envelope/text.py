@@ -16,11 +16,11 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 from tribunal.enums import FileRole
-from tribunal.jury.envelope.contract import Contract
+from tribunal.jury.envelope.contract import Contract, is_conventional_test_file
 
 ENVELOPE_NAME = "envelope.md"
 NO_NEWLINE_NOTE = "(no newline at end of file)\n"
@@ -69,6 +69,66 @@ class EnvelopeFile:
     sha256: str | None
     text: str | None
     note: str | None = None
+
+
+@dataclass(frozen=True)
+class ExampleCitation:
+    """A real line of the envelope, shown by the output protocol as its example citation (E-5):
+    `quote` is that line's text without its indentation."""
+
+    path: str
+    line: int
+    quote: str
+
+    @property
+    def location(self) -> str:
+        """`path:line`, as a juror writes it."""
+        return f"{self.path}:{self.line}"
+
+
+# E-5: the longest line the protocol's example quotes; a longer line is passed over.
+_EXAMPLE_QUOTE_CHARS = 60
+_EXAMPLE_UNQUOTABLE = frozenset('"\\`')
+
+
+def example_citation(files: Sequence[EnvelopeFile]) -> ExampleCitation | None:
+    """The line the output protocol shows as its example citation, or None when no file of the
+    envelope has a line fit to show (then the protocol shows no citation at all, never a
+    placeholder).
+
+    The line is chosen so that copying it costs an honest juror nothing. Small models copy the
+    example: in the live-juror research, a 0.5B coder model cited the example's own line in 8 of
+    8 seats. Such a copy is never counted (V-4 `example_copied`), and neither is an honest
+    citation of that line, so it must be a line no review needs: the first plain line of a test
+    file (usually an import) — never the changed code, which is what every juror should cite.
+    Failing a test file, the first plain line of the first file that has one. Plain: not blank,
+    at most 60 characters, with a letter or digit and no quote mark, backslash or backtick, so it
+    reads the same as a JSON string and as text."""
+    # A path shown JSON-quoted (a control character in it) is not one a juror writes back.
+    with_text = [
+        file for file in files if file.text is not None and shown_path(file.path) == file.path
+    ]
+    tests = [file for file in with_text if _is_test(file)]
+    for file in [*tests, *(file for file in with_text if file not in tests)]:
+        assert file.text is not None
+        for number, line in enumerate(file_lines(file.text), 1):
+            quote = line.strip()
+            if _quotable(quote):
+                return ExampleCitation(file.path, number, quote)
+    return None
+
+
+def _is_test(file: EnvelopeFile) -> bool:
+    return file.role is FileRole.TEST or is_conventional_test_file(file.path)
+
+
+def _quotable(quote: str) -> bool:
+    return (
+        0 < len(quote) <= _EXAMPLE_QUOTE_CHARS
+        and any(char.isalnum() for char in quote)
+        and not _EXAMPLE_UNQUOTABLE.intersection(quote)
+        and quote.isprintable()
+    )
 
 
 def render(contract: Contract, files: list[EnvelopeFile]) -> list[Segment]:

@@ -1,10 +1,10 @@
 """What a rung's answer becomes (the reply rows of the L-6 table).
 
 A valid verdict for the seated lens is that verdict (citations checked against the envelope when
-one is given, V-4); a verdict for another lens rejects the rung (`wrong_lens`, walk on); a reply
-that answered badly is a REFUSE with the blocker finding `malformed verdict from <rung>` (stop —
-one shot, no retries). Transport failures (`truncated`, `not_answered`, ...) are decided by the
-transports before a reply reaches this module.
+one is given, by the one checker every court uses, V-4); a verdict for another lens rejects the
+rung (`wrong_lens`, walk on); a reply that answered badly is a REFUSE with the blocker finding
+`malformed verdict from <rung>` (stop — one shot, no retries). Transport failures (`truncated`,
+`not_answered`, ...) are decided by the transports before a reply reaches this module.
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 
 from tribunal.enums import ReasonCode, SeatVerdict, Severity
-from tribunal.jury.citations import check_citations
+from tribunal.jury.citations import CitationSources, check_citations
 from tribunal.jury.seat.record import RejectedRung
 from tribunal.jury.verdict import (
     Finding,
@@ -28,14 +28,16 @@ def read_reply(
     *,
     lens: str,
     rung: str,
-    envelope: Mapping[str, str] | None = None,
+    envelope: CitationSources | Mapping[str, str] | None = None,
     secrets: Iterable[str] = (),
     shown: str | None = None,
 ) -> Verdict | RejectedRung:
     """The `Verdict` (pass, refuse, or a malformed refuse) the reply of `rung` comes to for
     `lens`, or the `RejectedRung` of a `wrong_lens` answer. Raises nothing: every reply lands
-    in its L-6 row. `secrets` are redacted from any kept `raw_tail` (L-8); `shown` is the
-    prompt the rung was given — a verdict copied from it is malformed (S-2)."""
+    in its L-6 row. `envelope` is what citations are checked against: the envelope's files by
+    path, or `CitationSources` that carry the protocol's example citation too. `secrets` are
+    redacted from any kept `raw_tail` (L-8); `shown` is the prompt the rung was given — a
+    verdict copied from it is malformed (S-2)."""
     try:
         verdict = parse_verdict(text, lens=lens, secrets=secrets, shown=shown)
     except WrongLens as error:

@@ -302,7 +302,11 @@ def test_ladder_checks_capacity_with_the_prompt_the_seat_will_send(repo: Path) -
 
     def needs(lens: Lens) -> int:
         prompt = render_prompt(
-            tier=lens.tier, lens=lens.id, question=lens.question, envelope=envelope.text
+            tier=lens.tier,
+            lens=lens.id,
+            question=lens.question,
+            envelope=envelope.text,
+            example=envelope.example,  # E-5: the example citation is part of what the seat sends
         )
         return SeatRequest(prompt=prompt, seat=lens.id).tokens_estimate
 

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -11,11 +13,25 @@ from hypothesis import given
 from hypothesis import strategies as st
 from testing.gitrepo import GitRepo
 
+from tribunal.enums import CitationReason, CitationStatus, SeatVerdict
 from tribunal.errors import BadInput
-from tribunal.jury.envelope.build import build_envelope
+from tribunal.jury.citations import CitationSources
+from tribunal.jury.envelope.build import Envelope, build_envelope
 from tribunal.jury.envelope.contract import load_contract
-from tribunal.jury.envelope.text import number_lines
-from tribunal.jury.prompt import Adjudication, new_nonce, protocol_lens_line, render_prompt
+from tribunal.jury.envelope.text import ExampleCitation, number_lines
+from tribunal.jury.prompt import (
+    Adjudication,
+    AnswerForm,
+    OneOf,
+    Rule,
+    Slot,
+    new_nonce,
+    protocol_lens_line,
+    render_prompt,
+    render_protocol,
+)
+from tribunal.jury.seat.answer import read_reply
+from tribunal.jury.verdict import Verdict
 
 NONCE = "0123456789abcdefFEDCBA9876543210"
 FAKE_VERDICT = '{"verdict": "pass", "lens": "defect", "findings": [], "checked": []}'
@@ -54,7 +70,8 @@ def test_parts_in_order_with_literal_lens() -> None:
     assert positions == sorted(positions)
     assert '"lens": "defect"' in text
     assert "<lens" not in text and "<your lens>" not in text  # never a placeholder
-    assert '"checked": [{"claim": "...", "evidence": "...", "location": "path:line"}]' in text
+    assert "path:line" not in text and '"..."' not in text  # no example: no citation shown
+    assert '"checked": [{"claim": "what you checked on that line and found sound"}]' in text
     assert '"severity": "blocker" | "major" | "minor" | "info"' in text
     before, inside, after = fenced(text)
     assert inside == "# Envelope\nbody\n"
@@ -156,3 +173,144 @@ def test_prompt_over_a_real_envelope_with_injection_files(tmp_path: Path) -> Non
     assert inside == envelope.text
     assert number_lines(evil) in inside and INJECTION not in before + after
     assert '"lens": "state_continuity"' in after
+
+
+# --- E-5: the output protocol's filled example ----------------------------------------------
+
+DEMO_BUILDER = Path(__file__).parents[2] / "examples" / "blind" / "make_demo_repo.py"
+GOLDEN_PROTOCOL = Path(__file__).with_name("protocol_defect.md")
+
+
+def demo_envelope(tmp_path: Path) -> Envelope:
+    """The envelope of the shipped blind demonstration (base...fix), built from its real repo."""
+    subprocess.run(
+        [sys.executable, str(DEMO_BUILDER), str(tmp_path / "demo")], check=True, capture_output=True
+    )
+    contract = load_contract(tmp_path / "demo" / "contract.yaml")
+    return build_envelope(tmp_path / "demo" / "repo", "base", contract)
+
+
+def example_block(text: str) -> str:
+    protocol = text.split("## Output protocol", 1)[1]
+    return protocol.split("```json\n", 1)[1].split("```\n", 1)[0]
+
+
+def test_the_example_cites_a_real_line_of_the_envelope_verbatim(tmp_path: Path) -> None:
+    envelope = demo_envelope(tmp_path)
+    text = render_prompt(
+        tier="generalist", lens="defect", question="What actually breaks?",
+        envelope=envelope.text, example=envelope.example,
+    )  # fmt: skip
+    after = text.split(f"{envelope.text}", 1)[1]
+    assert '"lens": "defect"' in after
+    example = envelope.example
+    assert example is not None
+    path, line = example.location.rsplit(":", 1)
+    lines = envelope.file_texts()[path].split("\n")
+    assert lines[int(line) - 1].strip() == example.quote  # that line's verbatim text
+    assert f'"location": "{path}:{line}", "evidence": "{example.quote}"' in after
+    assert f"\n### {path}\n" in envelope.text  # a path as written after ### in the envelope
+    assert f"{int(line):>4} | {lines[int(line) - 1]}\n" in envelope.text  # the line as shown
+    for placeholder in ("path:line", '"..."', "<your lens>", "<lens", "file.py"):
+        assert placeholder not in after
+
+
+def test_the_example_is_never_a_whole_answer_to_copy(tmp_path: Path) -> None:
+    # S-2 marks a copied verdict malformed; the example keeps "pass" | "refuse" so it is no
+    # verdict at all, and a juror that picks one and copies the rest cites only the example.
+    envelope = demo_envelope(tmp_path)
+    text = render_prompt(
+        tier="t", lens="defect", question="q", envelope=envelope.text, example=envelope.example
+    )
+    block = example_block(text)
+    with pytest.raises(json.JSONDecodeError):
+        json.loads(block)
+    filled = block.replace('"pass" | "refuse"', '"pass"').replace(
+        '"blocker" | "major" | "minor" | "info"', '"info"'
+    )
+    outcome = read_reply(
+        filled,
+        lens="defect",
+        rung="r",
+        envelope=CitationSources(envelope.file_texts(), example=envelope.example),
+        shown=text,
+    )
+    assert isinstance(outcome, Verdict) and outcome.verdict is SeatVerdict.PASS
+    marks = [(entry.citation, entry.citation_reason) for entry in outcome.checked]
+    marks += [(entry.citation, entry.citation_reason) for entry in outcome.findings]
+    assert marks == [(CitationStatus.UNLOCATED, CitationReason.EXAMPLE_COPIED)] * 2
+    assert outcome.low_information is True
+
+
+def test_the_protocol_for_defect_on_the_demo(tmp_path: Path) -> None:
+    envelope = demo_envelope(tmp_path)
+    rendered = render_protocol("defect", envelope.example)
+    assert rendered == GOLDEN_PROTOCOL.read_text(encoding="utf-8"), (
+        "the output protocol changed; if on purpose, regenerate with: "
+        "python -m tests.jury.test_prompt --write"
+    )
+
+
+def test_every_seat_kind_shares_one_protocol(tmp_path: Path) -> None:
+    envelope = demo_envelope(tmp_path)
+    common = {"tier": "t", "envelope": envelope.text, "example": envelope.example}
+    lens = render_prompt(lens="defect", question="What breaks?", **common)  # type: ignore[arg-type]
+    role = render_prompt(
+        lens="verifier", question="Check the evidence.", preamble="You are the verifier.\n",
+        **common,  # type: ignore[arg-type]
+    )  # fmt: skip
+    assert lens.endswith(render_protocol("defect", envelope.example))
+    assert role.endswith(render_protocol("verifier", envelope.example))
+    assert render_protocol("verifier", envelope.example) == render_protocol(
+        "defect", envelope.example
+    ).replace('"lens": "defect"', '"lens": "verifier"')
+
+
+def test_another_court_renders_its_own_fields_the_same_way() -> None:
+    # The panel (P-3, P-4) renders its scorecard from its own fields, with the same rendering.
+    example = ExampleCitation("limiter.py", 14, "if now - start > window:")
+    scorecard = AnswerForm(
+        fields=(
+            ("lens", Slot.LENS),
+            ("round", 2),
+            ("phase", "score"),
+            ("scores", {"correctness": {"score": 7, "confidence": 0.8, "evidence": [
+                {"quote": Slot.QUOTE, "location": Slot.LOCATION}]}}),
+            ("recommendation", OneOf(("SHIP", "ITERATE", "BLOCK"))),
+        ),
+        rules=(Rule("Quote a line as it stands, like {quote} at {location}."),),
+    )  # fmt: skip
+    text = render_protocol("adversary", example, scorecard)
+    assert '  "lens": "adversary",\n  "round": 2,\n  "phase": "score",\n' in text
+    assert (
+        '"evidence": [{"quote": "if now - start > window:", "location": "limiter.py:14"}]' in text
+    )
+    assert '"recommendation": "SHIP" | "ITERATE" | "BLOCK"' in text
+    rule = '- Quote a line as it stands, like "if now - start > window:" at "limiter.py:14".'
+    assert rule in text
+
+
+def test_without_a_line_to_show_the_citation_fields_are_left_out() -> None:
+    text = render_protocol("defect", None)
+    assert "location" in text  # the rule still says what a location is
+    assert '"location":' not in text and '"evidence":' not in text
+    assert "The example's" not in text
+
+
+def test_a_long_example_value_is_never_broken_across_lines() -> None:
+    quote = "from package.module import name_one, name_two"
+    text = render_protocol("defect", ExampleCitation("a/long/path/to/some/module_x.py", 12, quote))
+    rules = text.split("```\n\n", 1)[1]
+    assert f'like "{quote}"' in rules.replace("\n  ", " ")
+    # A JSON string opened on a line closes on it: no filled value is wrapped in two.
+    assert all(line.count('"') % 2 == 0 for line in rules.splitlines())
+
+
+if __name__ == "__main__":
+    if sys.argv[1:] == ["--write"]:
+        import tempfile
+
+        with tempfile.TemporaryDirectory() as scratch:
+            demo = demo_envelope(Path(scratch))
+            GOLDEN_PROTOCOL.write_text(render_protocol("defect", demo.example), encoding="utf-8")
+        print(f"wrote {GOLDEN_PROTOCOL}")

@@ -5,7 +5,15 @@ The envelope is material under review, never instructions (S-2): it sits between
 lines carrying a fresh random nonce that occurs nowhere in the material, so no file in the
 envelope can close the fence. The protocol names the lens literally — `"lens": "defect"`, never
 a placeholder — because a juror asked to remember its lens across a large artifact answers for
-the wrong one. Inputs are plain values, so this module depends on no fleet or transport.
+the wrong one. Its example is filled the same way: the citation is a real line of the envelope
+and its text, never `path:line` or `"..."`, because small models copy what the form shows
+(the live-juror research: `path:calc.py`, `path:line1` and `calc.py, line 1` were all they
+cited). The verdict stays `"pass" | "refuse"`, so the example is never a whole answer to copy.
+
+One rendering serves every seat kind: `render_protocol` takes the lens id, the example citation
+and an `AnswerForm` (the fields as data), so the arbiter's roles share the blind lenses' form
+and the panel renders its scorecard the same way. Inputs are plain values, so this module
+depends on no fleet or transport.
 """
 
 from __future__ import annotations
@@ -13,12 +21,15 @@ from __future__ import annotations
 import json
 import re
 import secrets
+import textwrap
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from enum import Enum
+from typing import Any
 
 from tribunal.enums import Severity
 from tribunal.errors import BadInput
-from tribunal.jury.envelope.text import fence_for
+from tribunal.jury.envelope.text import ExampleCitation, fence_for
 
 NONCE_BYTES = 16
 _NONCE_FORM = re.compile(r"[0-9A-Za-z]{16,}\Z")
@@ -61,11 +72,13 @@ def render_prompt(
     nonce: str | None = None,
     make_nonce: Callable[[], str] = new_nonce,
     preamble: str | None = None,
+    example: ExampleCitation | None = None,
 ) -> str:
     """The prompt for one seat: `tier` (the rung's tier name), `lens` (the lens or role id the
     verdict must carry), `question` (the lens question or role brief), `envelope` (the text of
-    envelope.md), `adjudications` (refuted findings of earlier rounds), and `preamble` (a
-    role's brief replacing the blind juror's, L-11 `--role`).
+    envelope.md), `adjudications` (refuted findings of earlier rounds), `preamble` (a role's
+    brief replacing the blind juror's, L-11 `--role`), and `example` (the envelope's line the
+    output protocol cites as its example: `Envelope.example`).
 
     `nonce` fixes the fence nonce (tests); otherwise `make_nonce` is called until it returns one
     that occurs nowhere in the material. Returns the prompt text; raises BadInput when `lens`
@@ -74,7 +87,7 @@ def render_prompt(
     if not lens.strip() or "\n" in lens or "\r" in lens:
         raise BadInput("a lens id is one non-empty line", field="lens")
     head = _header(tier, lens, question, preamble) + _adjudications(adjudications)
-    tail = _protocol(lens)
+    tail = render_protocol(lens, example)
     material = "\n".join([head, envelope, tail]).casefold()
     nonce = _fresh_nonce(material, nonce, make_nonce)
     body = envelope if envelope.endswith("\n") else f"{envelope}\n"
@@ -134,28 +147,162 @@ def _adjudications(adjudications: Sequence[Adjudication]) -> str:
     )
 
 
-def _protocol(lens: str) -> str:
-    severities = " | ".join(f'"{severity.value}"' for severity in Severity)
-    lens_line = protocol_lens_line(lens)
+@dataclass(frozen=True)
+class OneOf:
+    """A field's choices, shown as `"pass" | "refuse"`. Not JSON, on purpose: an example that
+    is a whole valid answer gets copied whole (and S-2 marks a copied verdict malformed)."""
+
+    choices: tuple[str, ...]
+
+
+class Slot(Enum):
+    """A value filled when the protocol is rendered, never shown as a placeholder (E-5)."""
+
+    LENS = "lens"  # the seated lens (or role) id, literally
+    LOCATION = "location"  # the example citation's `path:line`, a real line of the envelope
+    QUOTE = "quote"  # that line's text
+
+
+@dataclass(frozen=True)
+class Rule:
+    """One line of the rules under the example. `text` may name `{lens_line}`, `{location}`
+    and `{quote}`; `without_example` is shown instead when the envelope has no line to show
+    (None: the rule is left out)."""
+
+    text: str
+    without_example: str | None = None
+
+
+@dataclass(frozen=True)
+class AnswerForm:
+    """An output protocol as data: the example answer's fields in order (a name and its example
+    value: JSON values, `OneOf` choices, `Slot`s) and the rules listed under it. Every seat kind
+    renders one with `render_protocol`: the blind lenses and the arbiter's roles the verdict
+    form, the panel its scorecard form."""
+
+    fields: tuple[tuple[str, Any], ...]
+    rules: tuple[Rule, ...]
+
+
+# E-5: in the example, a citation names its line first, then quotes it, then says what it means:
+# the research's best-formed answers came with the citation asked for before the claim.
+VERDICT_FORM = AnswerForm(
+    fields=(
+        ("verdict", OneOf(("pass", "refuse"))),
+        ("lens", Slot.LENS),
+        (
+            "findings",
+            [
+                {
+                    "severity": OneOf(tuple(severity.value for severity in Severity)),
+                    "location": Slot.LOCATION,
+                    "evidence": Slot.QUOTE,
+                    "claim": "what is wrong on that line",
+                }
+            ],
+        ),
+        (
+            "checked",
+            [
+                {
+                    "location": Slot.LOCATION,
+                    "evidence": Slot.QUOTE,
+                    "claim": "what you checked on that line and found sound",
+                }
+            ],
+        ),
+    ),
+    rules=(
+        Rule("Write the lens exactly as shown: {lens_line} (one string, not a list)."),
+        Rule('`verdict` is one of the two: "pass" or "refuse".'),
+        Rule(
+            "`findings`: every defect you found through your lens. A blocker or major finding "
+            "means `refuse`; a pass never lists one."
+        ),
+        Rule(
+            "`checked`: what you verified and found sound. A pass names what it checked: a pass "
+            "without `checked` entries or findings is a low-information vote."
+        ),
+        Rule(
+            "`location` is a path as written after ### in the envelope, a colon, one line "
+            "number, like {location}; `evidence` copies that line's text, like {quote} (not "
+            "the number and bar before it).",
+            without_example="`location` is a path as written after ### in the envelope, a "
+            "colon, one line number; `evidence` copies that line's text (not the number and "
+            "bar before it).",
+        ),
+        Rule(
+            "The example's {location} only shows the form: cite the lines you judged. A "
+            "citation of the example's line is not counted."
+        ),
+        Rule(
+            "A finding about code the envelope does not hold is not a finding: say what is "
+            "missing from the envelope instead."
+        ),
+    ),
+)
+_RULE_WIDTH = 92
+_KEEP_TOGETHER = "\0"  # stands for a space inside a filled value while the rules are wrapped
+
+
+def render_protocol(
+    lens: str, example: ExampleCitation | None, form: AnswerForm = VERDICT_FORM
+) -> str:
+    """The output protocol (E-5) of `form` for the seat of `lens`: an example answer with the
+    literal lens id and, when `example` is given, a real line of the envelope as its citation
+    — never a placeholder: without `example` the citation fields are left out — then the
+    rules. Returns Markdown ending in a newline."""
+    fields = [
+        f"  {json.dumps(name)}: {_shown(value, lens, example)}" for name, value in form.fields
+    ]
+    filled = {"lens_line": protocol_lens_line(lens), "location": "", "quote": ""}
+    if example is not None:
+        filled["location"] = _json(example.location).replace(" ", _KEEP_TOGETHER)
+        filled["quote"] = _json(example.quote).replace(" ", _KEEP_TOGETHER)
+    rules = []
+    for rule in form.rules:
+        text = rule.text if example is not None else rule.without_example
+        if text is not None:
+            wrapped = textwrap.fill(
+                text.format(**filled),
+                _RULE_WIDTH,
+                initial_indent="- ",
+                subsequent_indent="  ",
+                break_on_hyphens=False,
+                break_long_words=False,
+            )
+            rules.append(wrapped.replace(_KEEP_TOGETHER, " ") + "\n")
     return (
         "## Output protocol\n\n"
-        "Answer with exactly one JSON object, no prose around it:\n\n"
-        "```json\n"
-        "{\n"
-        '  "verdict": "pass" | "refuse",\n'
-        f"  {lens_line},\n"
-        '  "findings": [{"severity": ' + severities + ', "claim": "...", '
-        '"evidence": "...", "location": "path:line"}],\n'
-        '  "checked": [{"claim": "...", "evidence": "...", "location": "path:line"}]\n'
-        "}\n"
-        "```\n\n"
-        f"- Write the lens exactly as shown: {lens_line}.\n"
-        "- `findings`: every defect you found through your lens. A blocker or major finding\n"
-        "  means `refuse`; a pass never lists one.\n"
-        "- `checked`: what you verified and found sound. A pass names what it checked: a pass\n"
-        "  without `checked` entries or findings is a low-information vote.\n"
-        "- `location` names a file of the envelope and a line of that file (line 1 is the\n"
-        "  first line after its opening fence); `evidence` quotes that file verbatim.\n"
-        "- A finding about code the envelope does not hold is not a finding: say what is\n"
-        "  missing from the envelope instead.\n"
+        "Answer with exactly one JSON object, no prose around it, in this form:\n\n"
+        "```json\n{\n" + ",\n".join(fields) + "\n}\n```\n\n" + "".join(rules)
     )
+
+
+def _shown(value: Any, lens: str, example: ExampleCitation | None) -> str:
+    """`value` as the example shows it: JSON, with choices and slots filled."""
+    if isinstance(value, OneOf):
+        return " | ".join(_json(choice) for choice in value.choices)
+    if value is Slot.LENS:
+        return _json(lens)
+    if isinstance(value, Slot):
+        assert example is not None  # citation slots are left out without an example
+        return _json(example.location if value is Slot.LOCATION else example.quote)
+    if isinstance(value, dict):
+        entries = [
+            f"{_json(key)}: {_shown(item, lens, example)}"
+            for key, item in value.items()
+            if example is not None or not _cites(item)
+        ]
+        return "{" + ", ".join(entries) + "}"
+    if isinstance(value, list):
+        return "[" + ", ".join(_shown(item, lens, example) for item in value) + "]"
+    return _json(value)
+
+
+def _cites(value: Any) -> bool:
+    return isinstance(value, Slot) and value is not Slot.LENS
+
+
+def _json(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False)

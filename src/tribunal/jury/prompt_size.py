@@ -4,8 +4,12 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from tribunal.documents import load_json
+
+if TYPE_CHECKING:
+    from tribunal.jury.envelope.text import ExampleCitation
 
 # L-3: the answer budget (max_output_tokens) of a rung that declares none.
 DEFAULT_ANSWER_TOKENS = 4096
@@ -29,14 +33,23 @@ def holds(context_tokens: int | None, tokens: int, answer_budget: int) -> bool:
 
 
 def lens_prompt_tokens(
-    envelope_bytes: int, *, tier: str, lens: str, question: str, preamble: str | None = None
+    envelope_bytes: int,
+    *,
+    tier: str,
+    lens: str,
+    question: str,
+    preamble: str | None = None,
+    example: ExampleCitation | None = None,
 ) -> int:
     """L-3: the estimate of the prompt `render_prompt` builds for `lens` over an envelope.md of
-    `envelope_bytes` bytes — exactly what the walk estimates (the fence nonce has a fixed
-    length), so `tribunal ladder` seats only what the walk would."""
+    `envelope_bytes` bytes whose example citation is `example` (E-5) — exactly what the walk
+    estimates (the fence nonce has a fixed length), so `tribunal ladder` seats only what the
+    walk would."""
     from tribunal.jury.prompt import render_prompt
 
-    frame = render_prompt(tier=tier, lens=lens, question=question, envelope="", preamble=preamble)
+    frame = render_prompt(
+        tier=tier, lens=lens, question=question, envelope="", preamble=preamble, example=example
+    )
     # With no envelope the frame holds one "\n" where envelope.md (ending in one) would go.
     return tokens_for_bytes(envelope_bytes + len(frame.encode("utf-8")) - 1)
 

@@ -255,8 +255,11 @@ def _route(request: ConveneRequest, prepared: _Prepared) -> tuple[Routing, list[
     adjudications = prepared.ledger_view.adjudications
     # A prompt depends only on the lens and its tier, never on the rungs: render each once.
     unsized = route(fleet, builder, env=request.environ, solo=request.solo, lenses=seated)
+    envelope = prepared.envelope
     prompts = {
-        lens.lens.id: seat_prompt(lens, prepared.envelope.text, adjudications=adjudications)
+        lens.lens.id: seat_prompt(
+            lens, envelope.text, adjudications=adjudications, example=envelope.example
+        )
         for lens in unsized.lenses
     }
     tokens = max(
@@ -310,6 +313,7 @@ def _sit(
         prepared.fleet,
         environ=request.environ,
         envelope_files=envelope.file_texts(),
+        example=envelope.example,  # E-5, V-4: the prompts' example citation never counts
         # L-7, B-6: harness rungs sit on their own worktree of the judged commit, named after
         # the run.
         checkout=Checkout(Path(request.repo), envelope.head, owner=run_id),

@@ -9,6 +9,8 @@ from pathlib import Path
 
 from tribunal.errors import BadInput
 from tribunal.jury.builder import resolve_builder
+from tribunal.jury.envelope.read import read_envelope
+from tribunal.jury.envelope.text import ENVELOPE_NAME
 from tribunal.jury.fleet import load_fleet
 from tribunal.jury.floor import floor_warnings
 from tribunal.jury.lenses import Lens
@@ -45,10 +47,17 @@ def ladder(request: LadderRequest) -> Routing:
     if request.envelope is not None:
         manifest = request.envelope / "manifest.json"
         size = envelope_bytes(request.envelope, display_path(manifest, root))
+        example = None
+        if (request.envelope / ENVELOPE_NAME).is_file():
+            # E-5: the walk's prompt shows the envelope's example citation; its bytes count too.
+            built = read_envelope(request.envelope, display_path(request.envelope, root))
+            example = built.example
 
         def tokens_for(lens: Lens) -> int:
             # L-3: the prompt the walk will send, not the envelope alone (one estimate).
-            return lens_prompt_tokens(size, tier=lens.tier, lens=lens.id, question=lens.question)
+            return lens_prompt_tokens(
+                size, tier=lens.tier, lens=lens.id, question=lens.question, example=example
+            )
 
     warnings = floor_warnings(fleet, strict=request.strict)
     return route(

@@ -55,7 +55,7 @@ def seat_route(
     """The route of `lens` for `builder`, capacity checked with the seat's own prompt (L-3),
     and that prompt over `envelope`. Raises nothing of its own (no rung is called)."""
     unsized = route_lens(fleet, lens, builder, env=environ, solo=solo)
-    prompt = seat_prompt(unsized, envelope.text, preamble=preamble)
+    prompt = seat_prompt(unsized, envelope.text, preamble=preamble, example=envelope.example)
     tokens = estimate_tokens(prompt)
     return route_lens(fleet, lens, builder, env=environ, tokens=tokens, solo=solo), prompt
 
@@ -82,7 +82,11 @@ def sit_alone(
     _require_checkout(route, repo)
     checkout = Checkout(repo, envelope.head) if repo is not None else None
     context = SeatContext.for_fleet(
-        fleet, environ=environ, envelope_files=envelope.file_texts(), checkout=checkout
+        fleet,
+        environ=environ,
+        envelope_files=envelope.file_texts(),
+        example=envelope.example,
+        checkout=checkout,
     )
     # L-5, L-9: a fused seat asks two rungs at once; two local rungs of one server take turns.
     context = replace(context, gate=RungGates(fleet.rungs.values(), context.server_of))

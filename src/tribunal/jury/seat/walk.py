@@ -15,6 +15,7 @@ pass. Every text that enters a record is redacted with every key the fleet names
 from __future__ import annotations
 
 import contextlib
+import functools
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import AbstractContextManager
@@ -25,6 +26,8 @@ from urllib.parse import urlsplit
 
 from tribunal.enums import ReasonCode, SeatVerdict
 from tribunal.enums import Transport as TransportName
+from tribunal.jury.citations import CitationSources
+from tribunal.jury.envelope.text import ExampleCitation
 from tribunal.jury.fleet import Fleet, Rung
 from tribunal.jury.prompt import Adjudication, render_prompt
 from tribunal.jury.redaction import raw_tail, redact
@@ -83,13 +86,15 @@ def rung_config(rung: Rung, fleet_dir: Path) -> TransportConfig:
 @dataclass(frozen=True)
 class SeatContext:
     """What every seat of one sitting shares: where the fleet lives, the environment keys come
-    from, the envelope's files (V-4), the key values to redact (S-6), the checkout harness rungs
-    run on, and the gate bounding each rung's concurrency (L-9)."""
+    from, the envelope's files and the protocol's example citation (V-4, E-5), the key values to
+    redact (S-6), the checkout harness rungs run on, and the gate bounding each rung's
+    concurrency (L-9)."""
 
     fleet_dir: Path
     environ: Mapping[str, str]
     secrets: tuple[str, ...] = ()
     envelope_files: Mapping[str, str] | None = None
+    example: ExampleCitation | None = None
     checkout: Checkout | None = None
     gate: RungGate = field(default_factory=OpenGate)
     opener: Opener = open_transport
@@ -105,10 +110,12 @@ class SeatContext:
         *,
         environ: Mapping[str, str],
         envelope_files: Mapping[str, str] | None = None,
+        example: ExampleCitation | None = None,
         checkout: Checkout | None = None,
         gate: RungGate | None = None,
     ) -> SeatContext:
-        """The context of a sitting on `fleet`: every set key the fleet names is a secret."""
+        """The context of a sitting on `fleet`: every set key the fleet names is a secret;
+        `example` is the example citation the seats' prompts show (never counted, V-4)."""
         fleet_dir = Path(fleet.document.path).parent
         configs = [rung_config(rung, fleet_dir) for rung in fleet.rungs.values()]
         return cls(
@@ -116,9 +123,17 @@ class SeatContext:
             environ=environ,
             secrets=tuple(key_values(configs, environ)),
             envelope_files=envelope_files,
+            example=example,
             checkout=checkout,
             gate=gate if gate is not None else OpenGate(),
         )
+
+    @functools.cached_property
+    def citations(self) -> CitationSources | None:
+        """V-4: what every reply's citations are checked against (None: no envelope given)."""
+        if self.envelope_files is None:
+            return None
+        return CitationSources(self.envelope_files, example=self.example)
 
     def ask(self, rung: Rung, lens: str, prompt: str) -> Verdict | RejectedRung:
         """One shot at `rung` (L-6): its verdict for `lens` (pass, refuse, or the REFUSE of a
@@ -144,7 +159,7 @@ class SeatContext:
             redact(reply.text, self.secrets),
             lens=lens,
             rung=rung.id,
-            envelope=self.envelope_files,
+            envelope=self.citations,
             secrets=self.secrets,
             shown=prompt,
         )
@@ -215,9 +230,11 @@ def seat_prompt(
     *,
     adjudications: Sequence[Adjudication] = (),
     preamble: str | None = None,
+    example: ExampleCitation | None = None,
 ) -> str:
     """E-5: the prompt of the seat of `route` over `envelope` (the text of envelope.md), with
-    the refuted findings of earlier rounds; `preamble` is a role's brief (L-11 `--role`)."""
+    the refuted findings of earlier rounds; `preamble` is a role's brief (L-11 `--role`) and
+    `example` the envelope's line the output protocol shows as its example citation."""
     return render_prompt(
         tier=route.tier.name,
         lens=route.lens.id,
@@ -225,6 +242,7 @@ def seat_prompt(
         envelope=envelope,
         adjudications=adjudications,
         preamble=preamble,
+        example=example,
     )
 
 

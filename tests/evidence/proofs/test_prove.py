@@ -8,6 +8,7 @@ alone: its cap must not be eaten by a loaded machine.
 from __future__ import annotations
 
 import json
+import sys
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -161,6 +162,19 @@ def old_test_deleted(path: Path) -> Scenario:
     return Scenario(subject, {})
 
 
+def pytest_missing(path: Path) -> Scenario:
+    # A real interpreter that cannot import pytest: `-S` leaves every site-packages off its path,
+    # as a fresh virtualenv or a system Python without pytest would.
+    command = PYTEST.replace("{python} -m pytest", "{python} -S -m pytest")
+    return Scenario(change(path, {"calc.py": CALC_RIGHT}), {"command": command})
+
+
+def command_missing(path: Path) -> Scenario:
+    # `pytest` named as a command where no such command is on PATH.
+    command = PYTEST.replace("{python} -m pytest", "tribunal-no-such-pytest")
+    return Scenario(change(path, {"calc.py": CALC_RIGHT}), {"command": command})
+
+
 def side_red(path: Path) -> Scenario:
     subject = change(path, {"calc.py": CALC_RIGHT})
     subject.repo.git("checkout", "-q", "-b", "side", subject.base)
@@ -176,7 +190,7 @@ SCENARIOS: dict[str, Callable[[Path], Scenario]] = {
         honest, honest_elsewhere, not_red, fake_green, weakened, regression, import_name,
         import_missing, collects_nothing, foreign_collection, generic_honest, generic_regression,
         generic_killed, whole_suite_command, first_test, no_red, no_command, deleted_test,
-        old_test_deleted, side_red,
+        old_test_deleted, side_red, pytest_missing, command_missing,
     )
 }  # fmt: skip
 
@@ -346,6 +360,34 @@ def test_a_suite_that_collects_nothing_is_invalid(proven: dict[str, Proven]) -> 
     assert (evidence.verdict, evidence.reason_code) == (CaseVerdict.DEFERRED, "invalid")
     assert done.report.proofs[0]["ok"] is False
     assert "red_first_failed" not in done.codes  # INVALID is no finding
+
+
+def test_a_command_whose_interpreter_has_no_pytest_says_so_and_how_to_fix_it(
+    proven: dict[str, Proven],
+) -> None:
+    done = proven["pytest_missing"]
+    assert done.report.outcome is Outcome.INVALID  # it ran no test: nothing to read
+    assert done.report.invalid == (
+        f"red_first: the test command could not run pytest at red: {sys.executable} has no "
+        "module named pytest; install pytest into the interpreter the command runs, or set "
+        "test_command to an interpreter that has it ({python} is the one tribunal runs on)"
+    )
+    for name in ("red_first", "green", "regression", "fake_green"):
+        assert done.statuses[name] == "invalid", name
+        assert "has no module named pytest" in done.detail(ProofName(name))
+    assert done.codes == []  # INVALID is no finding
+
+
+def test_a_command_that_is_not_found_says_so_and_how_to_fix_it(
+    proven: dict[str, Proven],
+) -> None:
+    done = proven["command_missing"]
+    assert done.report.outcome is Outcome.INVALID
+    assert done.report.invalid == (
+        "red_first: the test command could not run pytest at red: 'tribunal-no-such-pytest' "
+        "was not found (exit 127); install it, or set test_command to run pytest with an "
+        "interpreter that has it ({python} -m pytest runs it on tribunal's own)"
+    )
 
 
 def test_a_repositorys_first_test_is_proven_on_an_empty_baseline(

@@ -8,10 +8,15 @@ the whole suite at `base` collecting nothing is an empty baseline (a change that
 repository's first test), not INVALID. With `generic`, only the exit code is read, and only the
 cap or a signal make a run INVALID — a signal the shell reports as exit 128+N included
 (`capped`): a command killed by SIGKILL did not fail, it did not finish.
+
+A pytest command that cannot run pytest at all — the interpreter it names has no pytest
+(`No module named pytest`), or the command itself is not found (exit 127) — is INVALID too (it
+ran no test), and its detail says so and how to fix it, instead of a bare exit code.
 """
 
 from __future__ import annotations
 
+import re
 import shlex
 import sys
 from collections.abc import Iterable, Mapping, Sequence
@@ -35,6 +40,15 @@ PYTEST_EXITS = {
 _NEVER_READ = frozenset({3, 4, 5})
 NO_TESTS_COLLECTED = 5
 EMPTY_BASELINE = "no tests collected (an empty baseline)"
+# What an interpreter without pytest says (`python -m pytest`, or a script importing it).
+_NO_PYTEST = re.compile(
+    r"^(?:(?P<interpreter>\S*(?:python|pypy)[\w.]*): |ModuleNotFoundError: )"
+    r"No module named '?pytest'?$",
+    re.M,
+)
+# What /bin/sh says for a command it cannot find (dash: `sh: 1: x: not found`; bash's wording).
+_NOT_FOUND = re.compile(r"(?:^|: )(?P<command>[^\s:]+): (?:command )?not found$", re.M)
+COMMAND_NOT_FOUND = 127
 
 
 @dataclass(frozen=True)
@@ -177,10 +191,16 @@ def _read_pytest(
     if code in _NEVER_READ:
         return invalid(f"pytest exited {code} at {where} ({PYTEST_EXITS[code]})")
     if code not in PYTEST_EXITS:
-        return invalid(f"the test command exited {code} at {where}, which is no pytest exit code")
+        return invalid(
+            _cannot_run_pytest(where, code, tail)
+            or f"the test command exited {code} at {where}, which is no pytest exit code"
+        )
     reported = read_junit(junit, ids)
     if reported is None:
-        return invalid(f"pytest exited {code} at {where} and wrote no readable JUnit report")
+        return invalid(
+            _cannot_run_pytest(where, code, tail)
+            or f"pytest exited {code} at {where} and wrote no readable JUnit report"
+        )
     outcomes: dict[str, TestOutcome] = {}
     broken: list[str] = []
     foreign: list[str] = []
@@ -197,3 +217,24 @@ def _read_pytest(
     if code == 2 and not broken:
         return invalid(f"pytest exited 2 at {where} ({PYTEST_EXITS[2]})")
     return SuiteRun(where, SuiteRunner.PYTEST, code, None, outcomes, tuple(sorted(broken)), tail)
+
+
+def _cannot_run_pytest(where: str, code: int, tail: str) -> str | None:
+    """Why a run that reported no test could not run pytest at all, and how to fix it; None
+    when its output says neither that pytest is missing nor that the command was not found."""
+    missing = _NO_PYTEST.search(tail)
+    if missing is not None:
+        interpreter = missing["interpreter"] or "the interpreter it runs"
+        return (
+            f"the test command could not run pytest at {where}: {interpreter} has no module "
+            "named pytest; install pytest into the interpreter the command runs, or set "
+            "test_command to an interpreter that has it ({python} is the one tribunal runs on)"
+        )
+    found = _NOT_FOUND.search(tail) if code == COMMAND_NOT_FOUND else None
+    if found is not None:
+        return (
+            f"the test command could not run pytest at {where}: {found['command']!r} was not "
+            f"found (exit {code}); install it, or set test_command to run pytest with an "
+            "interpreter that has it ({python} -m pytest runs it on tribunal's own)"
+        )
+    return None

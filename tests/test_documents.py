@@ -6,9 +6,13 @@ import json
 from pathlib import Path
 
 import pytest
+from click.testing import CliRunner
+from hypothesis import given
+from testing.strategies import int_texts
 
 from tribunal.atomic import write_atomic, write_json
-from tribunal.documents import format_field, load_any, load_json, load_yaml, validate
+from tribunal.cli import cli
+from tribunal.documents import format_field, load_any, load_json, load_yaml, parse_json, validate
 from tribunal.errors import BadInput
 from tribunal.paths import display_path, find_root
 
@@ -107,3 +111,69 @@ def test_root_and_display_path(tmp_path: Path) -> None:
     outside = str(tmp_path / "elsewhere.json")
     assert display_path(outside, root) == outside
     assert find_root(tmp_path / "repo" / "sub").name == "repo"
+
+
+# --- JSON the decoder takes but no output could hold ---------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "line", "field", "code_point"),
+    [
+        ('{"a": "\\ud800"}', 1, "a", "D800"),
+        ('{\n  "a": 1,\n  "b": ["x", "\\udc00y"]\n}', 3, "b[1]", "DC00"),
+        ('{\n  "a": {\n    "c": "\\uDBFF\\u0041"\n  }\n}', 3, "a.c", "DBFF"),  # high, no low
+        ('{"k\\udfff": 1}', None, "k\\udfff", "DFFF"),  # a key
+        ('["\\ude00\\ud83d"]', 1, "[0]", "DE00"),  # low before high: no pair
+    ],
+)
+def test_a_lone_surrogate_in_json_is_bad_input(
+    tmp_path: Path, text: str, line: int | None, field: str, code_point: str
+) -> None:
+    # C-3: json.loads gives a str no UTF-8 output can be written from (once an internal error).
+    with pytest.raises(BadInput) as info:
+        load_json(write(tmp_path, "s.json", text), "s.json")
+    assert (info.value.source, info.value.line, info.value.field) == ("s.json", line, field)
+    assert info.value.message == f"text holds U+{code_point}, a surrogate, not a character"
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [('{"a": "\\ud83d\\ude00"}', "\U0001f600"), ('{"a": "\\\\ud800"}', "\\ud800")],
+)
+def test_surrogate_pairs_and_escaped_backslashes_are_text(
+    tmp_path: Path, text: str, value: str
+) -> None:
+    assert load_json(write(tmp_path, "s.json", text), "s.json").data == {"a": value}
+
+
+@given(int_texts().filter(lambda text: not text.startswith("+")))
+def test_a_json_integer_too_long_to_convert_is_bad_input(digits: str) -> None:
+    text = '{\n  "a": 1,\n  "b": [' + digits + "]\n}\n"
+    try:
+        expected = int(digits)
+    except ValueError:
+        with pytest.raises(BadInput) as info:
+            parse_json(text, "n.json")
+        assert (info.value.source, info.value.line, info.value.field) == ("n.json", 3, "b[0]")
+        assert info.value.message.startswith("integer too long")
+        return
+    assert parse_json(text, "n.json") == {"a": 1, "b": [expected]}
+
+
+@pytest.mark.parametrize(
+    "metrics",
+    [
+        '{"session_id": "\\udc80", "thresholds": {}}',
+        '{"x\\ud800": 1, "thresholds": {"x_max": 2}}',
+        '{"x": 1, "thresholds": {"x_max": ' + "9" * 5000 + "}}",
+    ],
+)
+def test_json_no_output_could_hold_is_bad_input_on_the_command_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, metrics: str
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    write(tmp_path, "m.json", metrics)
+    result = CliRunner().invoke(cli, ["invariants", "--metrics", "m.json", "--out", "out/i.json"])
+    assert result.exit_code == 2, result.output
+    assert result.stderr.startswith("tribunal: error: m.json")
+    assert not (tmp_path / "out").exists()

@@ -11,12 +11,15 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from tribunal.errors import BadInput
+from tribunal.paths import os_refusal
+from tribunal.yaml_input import SURROGATE, text_problem
 
 FieldPath = tuple[str | int, ...]
 
@@ -56,13 +59,17 @@ class Document:
 
 
 def format_field(where: Iterable[str | int]) -> str:
-    """`("results", 3, "verdict")` -> `results[3].verdict`."""
+    """`("results", 3, "verdict")` -> `results[3].verdict`. A key that is no text (it holds a
+    surrogate, `"\\ud800"` in JSON) is written with that escape, so the message can be printed."""
     text = ""
     for part in where:
         if isinstance(part, int):
             text += f"[{part}]"
         else:
-            text += f".{part}" if text else str(part)
+            name = str(part)
+            if not name.isascii():
+                name = name.encode("utf-8", "backslashreplace").decode("utf-8")
+            text += f".{name}" if text else name
     return text
 
 
@@ -75,10 +82,16 @@ def read_text(path: str | os.PathLike[str], label: str) -> str:
         raise BadInput("file not found", source=label) from None
     except IsADirectoryError:
         raise BadInput("is a directory, expected a file", source=label) from None
-    except OSError as exc:
-        raise BadInput(f"cannot read: {exc.strerror}", source=label) from None
+    except (OSError, ValueError) as exc:
+        raise BadInput(f"cannot read: {os_refusal(exc)}", source=label) from None
     if not raw.strip():
         raise BadInput("file is empty", source=label)
+    return decode_text(raw, label)
+
+
+def decode_text(raw: bytes, label: str) -> str:
+    """`raw` as UTF-8 text (a file's bytes, or stdin's); binary input or bytes that are not
+    UTF-8 are bad input (C-3)."""
     if b"\0" in raw:
         raise BadInput("binary file, expected UTF-8 text", source=label)
     try:
@@ -111,12 +124,14 @@ def load_any(path: Path, label: str | None = None) -> Document:
 
 
 def parse_json(text: str, label: str) -> Any:
-    """Parse JSON text, naming `label` and the line in any error."""
+    """Parse JSON text, naming `label`, the line and (where known) the field in any error:
+    malformed text, a duplicate key, an integer longer than Python converts, a string holding
+    a lone surrogate (`"\\ud800"`: no character, and no output could be written with it)."""
     try:
         if text.startswith("\ufeff"):
             # What json.loads says of a byte order mark (the decoder itself does not check).
             raise json.JSONDecodeError("Unexpected UTF-8 BOM (decode using utf-8-sig)", text, 0)
-        return _JSON_DECODER.decode(text)
+        data = _JSON_DECODER.decode(text)
     except json.JSONDecodeError as exc:
         raise BadInput(f"malformed JSON: {exc.msg}", source=label, line=exc.lineno) from None
     except DuplicateKey as exc:
@@ -130,6 +145,54 @@ def parse_json(text: str, label: str) -> Any:
         raise BadInput(f"duplicate key {exc.key!r}", source=label, line=line) from None
     except RecursionError:
         raise BadInput("malformed JSON: nested too deeply", source=label) from None
+    except ValueError as exc:
+        # An integer longer than Python converts (the decoder says neither line nor field):
+        # ruamel reads JSON as YAML, and the YAML rules refuse that integer with both.
+        parse_yaml(text, label)
+        raise BadInput(f"malformed JSON: {exc}", source=label) from None
+    # X-4: a lone surrogate needs an escape, or text that was not UTF-8 (stdin read with
+    # surrogateescape): most text has neither, and is not walked.
+    if _SURROGATE_ESCAPE.search(text) is not None or (
+        not text.isascii() and SURROGATE.search(text) is not None
+    ):
+        _refuse_surrogates(data, text, label)
+    return data
+
+
+# `\ud800`..`\udfff`: JSON's only way to write a surrogate (pairs decode into one character).
+_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F][0-9a-fA-F]{2}")
+
+
+def _refuse_surrogates(data: Any, text: str, label: str) -> None:
+    """C-3: raise BadInput at the first key or string of `data` holding a lone surrogate."""
+    found = _first_surrogate(data, ())
+    if found is None:
+        return
+    where, holder = found
+    # The field's line, read from the text with every surrogate escape made harmless.
+    lines = _yaml_lines(_SURROGATE_ESCAPE.sub(r"\\u0020", text))
+    document = Document(path=Path(label), label=label, data=data, text=text, _lines=lines)
+    raise document.bad(text_problem(holder) or "text holds a surrogate", where)
+
+
+def _first_surrogate(node: Any, where: FieldPath) -> tuple[FieldPath, str] | None:
+    """(field path, the key or string) of the first key or string in `node` holding a
+    surrogate, or None."""
+    if isinstance(node, str):
+        return (where, node) if text_problem(node) else None
+    if isinstance(node, dict):
+        for key, value in node.items():
+            if text_problem(key):
+                return (*where, key), key
+            found = _first_surrogate(value, (*where, key))
+            if found is not None:
+                return found
+    elif isinstance(node, list):
+        for index, value in enumerate(node):
+            found = _first_surrogate(value, (*where, index))
+            if found is not None:
+                return found
+    return None
 
 
 def reject_duplicate_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
@@ -161,12 +224,14 @@ def parse_yaml(text: str, label: str) -> tuple[Any, dict[FieldPath, int]]:
     from ruamel.yaml import YAML
     from ruamel.yaml.error import YAMLError
 
-    from tribunal.yaml_input import ruamel_composer, ruamel_resolver, yaml_bad_input
+    from tribunal.yaml_input import EventRules, ruamel_parser, ruamel_resolver, yaml_bad_input
 
     yaml = YAML(typ="rt")
     yaml.allow_duplicate_keys = False
-    yaml.Composer = ruamel_composer()  # S-5: no anchors, no aliases, so no alias bombs
     yaml.Resolver = ruamel_resolver()  # the core table the bulk case loader reads by too
+    yaml.Parser = ruamel_parser()
+    # S-5, C-3: no anchors or aliases (so no alias bombs), no tag that coerces a value.
+    yaml.parser.rules = EventRules(label)
     try:
         tree = yaml.load(text)
     except (YAMLError, RecursionError) as exc:
@@ -186,7 +251,7 @@ def _yaml_lines(text: str) -> dict[FieldPath, int]:
 
 def _plain(node: Any, where: FieldPath, lines: dict[FieldPath, int]) -> Any:
     """ruamel's round-trip tree -> plain dict/list/str/int/float/bool/None, recording lines."""
-    from ruamel.yaml.comments import CommentedMap, CommentedSeq
+    from ruamel.yaml.comments import CommentedMap, CommentedSeq, TaggedScalar
 
     if isinstance(node, CommentedMap):
         result: dict[str, Any] = {}
@@ -212,8 +277,10 @@ def _plain(node: Any, where: FieldPath, lines: dict[FieldPath, int]) -> Any:
         return float(node)
     if isinstance(node, str):
         return str(node)
-    # Dates, timestamps and other YAML scalars keep their text form: inputs are data, not objects.
-    return str(node)
+    if isinstance(node, TaggedScalar):
+        return str(node.value)  # `!!str 12`: the only tagged scalar the tag rule lets through
+    # The tag rule (yaml_input.EventRules) admits nothing else: no date, set, bytes or object.
+    raise TypeError(f"a YAML value of type {type(node).__name__} passed the tag rule")
 
 
 def validate(document: Document, schema_name: str) -> None:

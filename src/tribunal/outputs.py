@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from tribunal.errors import BadInput
+from tribunal.paths import os_refusal
 
 
 def check_output_path(path: Path, option: str = "--out") -> None:
@@ -33,9 +34,10 @@ def output_errors(path: Path, option: str = "--out") -> Iterator[None]:
             source=str(path),
             field=option,
         ) from None
-    except OSError as error:
-        why = error.strerror or type(error).__name__
-        raise BadInput(f"cannot write: {why}", source=str(path), field=option) from None
+    except (OSError, ValueError) as error:
+        raise BadInput(
+            f"cannot write: {os_refusal(error)}", source=str(path), field=option
+        ) from None
 
 
 def write_output(path: Path, document: Any, option: str = "--out") -> None:

@@ -8,6 +8,15 @@ from collections.abc import Sequence
 from pathlib import Path
 
 
+def os_refusal(error: OSError | ValueError) -> str:
+    """C-3: what the operating system refused about a path, in a few words — the one wording for
+    every read, write and look-up of a path the user gave. A ValueError is Python refusing the
+    path before the system sees it: a NUL byte, or a surrogate no file name can hold."""
+    if isinstance(error, ValueError):
+        return "the path holds a NUL byte" if "null" in str(error) else f"not a path: {error}"
+    return error.strerror or type(error).__name__
+
+
 def find_root(start: Path | None = None) -> Path:
     """Return the git top level of `start` (default: the working directory), else `start` itself.
 

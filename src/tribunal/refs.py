@@ -13,9 +13,10 @@ from pathlib import Path
 from typing import Any
 
 from tribunal.errors import BadInput, BrokenRef
-from tribunal.paths import SCRATCH_DIRS, scratch_dir_of
+from tribunal.paths import SCRATCH_DIRS, inside, os_refusal, scratch_dir_of
 
 _LINE_FORM = re.compile(r"^(?P<path>.+):(?P<line>[0-9]+)$")
+_LONGEST_LINE_NUMBER = 18  # digits: no file has more lines (and int() refuses thousands)
 
 
 @dataclass(frozen=True)
@@ -48,6 +49,8 @@ def parse_ref(text: str) -> EvidenceRef:
             raise BrokenRef(f"{text}: a JSON pointer starts with '/'")
         ref = EvidenceRef(path=path, pointer=pointer)
     elif (match := _LINE_FORM.match(text)) is not None:
+        if len(match["line"]) > _LONGEST_LINE_NUMBER:
+            raise BrokenRef(f"{match['path']}:{match['line'][:12]}...: line number too large")
         ref = EvidenceRef(path=match["path"], line=int(match["line"]))
     else:
         ref = EvidenceRef(path=text)
@@ -65,15 +68,18 @@ def resolve_ref(text: str, *, base: Path, root: Path) -> Path:
     ref = parse_ref(text)
     if Path(ref.path).is_absolute():
         raise BrokenRef(f"{text}: absolute path; evidence_ref must be relative to the repository")
-    target = (base / ref.path).resolve()
     try:
-        target.relative_to(root.resolve())
-    except ValueError:
-        raise BrokenRef(f"{text}: escapes the repository") from None
-    if not target.is_file():
-        raise BrokenRef(f"{text}: no such file")
-    if ref.line is not None:
-        _check_line(text, target, ref.line)
+        target = (base / ref.path).resolve()
+        if not inside(target, root):
+            raise BrokenRef(f"{text}: escapes the repository")
+        if not target.is_file():
+            raise BrokenRef(f"{text}: no such file")
+        if ref.line is not None:
+            _check_line(text, target, ref.line)
+    except (OSError, ValueError) as error:
+        # C-3: a NUL byte, a name too long, a file that cannot be read: the system's refusal
+        # is the ref's problem, never an internal error.
+        raise BrokenRef(f"{text!r}: not a path that can be opened ({os_refusal(error)})") from None
     if ref.pointer is not None:
         _check_pointer(text, target, ref.pointer)
     return target

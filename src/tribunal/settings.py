@@ -51,6 +51,8 @@ def _toml(path: Path, label: str) -> dict[str, Any]:
         raise BadInput(f"malformed TOML: {error}", source=label) from None
     except (OSError, UnicodeDecodeError) as error:
         raise BadInput(f"cannot read: {error}", source=label) from None
+    except ValueError:  # tomllib converts an integer longer than Python allows, and fails
+        raise BadInput("malformed TOML: an integer too long to read", source=label) from None
 
 
 def _checked(table: Any, label: str, prefix: str, root: Path) -> dict[str, str]:

@@ -178,7 +178,8 @@ def test_baseline_without_the_target_is_bad_input() -> None:
         ({"x": 1}, "'thresholds' is required"),
         ({"x": 1, "thresholds": {"x_limit": 1}}, "does not match"),
         ({"x": 1, "thresholds": {"x_max": True}}, "is not of type 'number'"),
-        ({"x": float("nan"), "thresholds": {"x_max": 1}}, "not a finite number"),
+        ({"x": 1, "thresholds": {"x_max": float("nan")}}, "not a finite number: nan"),
+        ({"x": 1, "thresholds": {"x_min": float("-inf")}}, "not a finite number: -inf"),
         ({"session_id": 7, "thresholds": {}}, "is not of type 'string'"),
     ],
 )
@@ -347,3 +348,44 @@ def test_script_without_dependencies_prints_the_install_command(
         f"{script}: error: missing dependency 'click'; install with: python3 -m pip install -e .\n"
     )
     assert not (tmp_path / "i.json").exists()
+
+
+def _strict(constant: str) -> object:
+    raise AssertionError(f"invariants.json holds {constant}, which is not JSON")
+
+
+@pytest.mark.parametrize(
+    ("written", "shown"),
+    [("NaN", "NaN"), ("Infinity", "Infinity"), ("-Infinity", "-Infinity"), ("1e999", "Infinity")],
+)
+def test_a_metric_that_is_not_a_finite_number_is_missing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, written: str, shown: str
+) -> None:
+    # T-5: a metric value is not a setting — NaN fails its threshold as missing_metric (it once
+    # was bad input), never a pass; the target's NaN is never an improvement.
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "m.json").write_text(
+        '{"x": ' + written + ', "y": 1, "thresholds": {"x_max": 1, "y_max": 2}}', encoding="utf-8"
+    )
+    (tmp_path / "b.json").write_text('{"x": 5, "thresholds": {}}', encoding="utf-8")
+    args = ["invariants", "--metrics", "m.json", "--out", "out/i.json"]
+    result = CliRunner().invoke(cli, [*args, "--baseline", "b.json", "--target", "x"])
+    assert result.exit_code == 1, result.output
+    text = (tmp_path / "out" / "i.json").read_text(encoding="utf-8")
+    report = json.loads(text, parse_constant=_strict)
+    assert report["checks"][0] == {
+        "metric": "x", "value": shown, "threshold": 1, "op": "<=", "ok": False,
+        "reason": "missing_metric",
+    }  # fmt: skip
+    assert report["checks"][1]["ok"] is True
+    assert report["corruption"]["value"] == shown and report["corruption"]["improved"] is False
+    assert first_schema_error(report, "invariants") is None
+
+
+@pytest.mark.parametrize("written", ["NaN", "Infinity"])
+def test_a_baseline_target_that_is_not_a_finite_number_is_bad_input(written: str) -> None:
+    value = float(written.lower().replace("infinity", "inf"))
+    baseline = metrics_doc({"mttr_p95_minutes": value}, "b.json")
+    with pytest.raises(BadInput, match="the --target metric is not a finite number") as info:
+        run(GUARDED, baseline=baseline, target="mttr_p95_minutes")
+    assert info.value.source == "b.json"

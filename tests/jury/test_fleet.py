@@ -2,11 +2,17 @@
 
 from __future__ import annotations
 
+import json
+import tempfile
 from pathlib import Path
 
 import pytest
-from testing.fleets import SPEC_FLEET, fleet_from
+from click.testing import CliRunner
+from hypothesis import given
+from testing.fleets import SPEC_FLEET, fleet_from, write_fleet
+from testing.strategies import endpoint_texts
 
+from tribunal.cli import cli
 from tribunal.enums import Transport
 from tribunal.errors import BadInput
 from tribunal.jury.lenses import DEFAULT_LENSES, Lens
@@ -179,3 +185,54 @@ def test_an_answers_file_that_does_not_parse_is_bad_input_at_load(tmp_path: Path
     with pytest.raises(BadInput) as info:
         fleet_from(tmp_path, SPEC_FLEET)
     assert str(info.value).startswith("fleet.yaml:32: rungs[5].answers: answers file ")
+
+
+@given(endpoint_texts())
+def test_an_endpoint_is_a_url_every_call_can_be_made_to_or_bad_input(endpoint: str) -> None:
+    # C-3, L-1: an endpoint the sending library or the name lookup would refuse mid-convening
+    # (an internal error, exit 3, after earlier rungs were paid for) is refused when the fleet
+    # loads, naming the field; one that loads can be sent to.
+    import httpx
+
+    fleet_text = SPEC_FLEET.replace("http://127.0.0.1:8080/v1", json.dumps(endpoint))
+    with tempfile.TemporaryDirectory() as directory:
+        try:
+            fleet = fleet_from(Path(directory), fleet_text)
+        except BadInput as error:
+            assert (error.source, error.line, error.field) == (
+                "fleet.yaml",
+                13,
+                "rungs[3].endpoint",
+            )
+            return
+    url = f"{fleet.rungs['gateway-b-long'].endpoint}/chat/completions"
+    request = httpx.Request("POST", url, json={})
+    assert request.url.scheme in ("http", "https") and request.url.host
+    assert 1 <= (request.url.port or 80) <= 65535
+    request.url.raw_host.decode("ascii").encode("idna")  # what the resolver is handed
+
+
+@pytest.mark.parametrize(
+    ("endpoint", "why"),
+    [
+        ("http://[::1/v1", "Invalid IPv6 URL"),
+        ("http://[zz]/v1", "'zz' does not appear to be an IPv4 or IPv6 address"),
+        ("http://exa_mple..com/v1", "label empty or too long"),
+        ("http://xn--a/v1", "Codepoint U+0080"),
+        ("http://127.0.0.1:99999/v1", "port 99999 is outside 1-65535"),
+        ("http://127.0.0.1:0/v1", "port 0 is outside 1-65535"),
+        ("http://127.0.0.1:x/v1", "Invalid port: 'x'"),
+    ],
+)
+def test_an_endpoint_that_is_no_url_is_bad_input_on_the_command_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, endpoint: str, why: str
+) -> None:
+    write_fleet(tmp_path, SPEC_FLEET.replace("http://127.0.0.1:8080/v1", endpoint))
+    monkeypatch.chdir(tmp_path)
+    result = CliRunner().invoke(cli, ["ladder", "--fleet", "fleet.yaml", "--builder", "vendor-b"])
+    assert result.exit_code == 2, result.output
+    last = result.stderr.splitlines()[-1]
+    prefix = (
+        f"tribunal: error: fleet.yaml:13: rungs[3].endpoint: {endpoint!r} is not an http(s) URL"
+    )
+    assert last.startswith(prefix) and why in last, last

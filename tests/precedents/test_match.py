@@ -292,3 +292,58 @@ def test_bad_input_exits_2(
         write(repo, name, text)
     code, out, err = run(repo, monkeypatch, *args)
     assert (code, out) == (2, "") and message in err
+
+
+@pytest.mark.parametrize(
+    ("when", "facts", "why"),
+    [
+        ("replicas > 3", {"replicas": True}, "> needs numbers or strings, got bool (replicas)"),
+        ("3 <= replicas", {"replicas": False}, "<= needs numbers or strings, got bool (replicas)"),
+        ("0 < replicas < 9", {"replicas": True}, "< needs numbers or strings, got bool (replicas)"),
+        ("replicas + 1 > 3", {"replicas": True}, "+ needs numbers, got bool (replicas)"),
+        ("max(replicas, 1) > 3", {"replicas": True}, "max() needs numbers, got bool (replicas)"),
+        ("-replicas < 0", {"replicas": True}, "unary - needs numbers, got bool (replicas)"),
+        ("a > b", {"a": 5, "b": False}, "> needs numbers or strings, got bool (b)"),
+    ],
+)
+def test_a_boolean_is_never_a_number_to_a_condition(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, when: str, facts: dict[str, Any], why: str
+) -> None:
+    # R-4, T-2: `replicas: true` once read as 1, so `replicas > 3` was "not triggered" and the
+    # precedent applied; arithmetic or ordering on a boolean cannot be evaluated, naming it.
+    path = store(
+        tmp_path, entry(1, "DENY", "{domains: [all], text: x}", f"{{when: '{when}', text: t}}")
+    )
+    write(tmp_path, "facts.json", json.dumps(facts))
+    code, out, err = run(
+        tmp_path, monkeypatch, "--facts", "facts.json", "--json", "--file", path.name
+    )
+    assert (code, err) == (0, "")
+    document = json.loads(out)
+    assert document["applies"] == [] and document["due_for_reexamination"] == []
+    assert document["cannot_evaluate"] == [
+        {"case_id": "PREC-001", "when": when, "missing": [], "why": why}
+    ]
+    assert document["none"] is False
+
+
+@pytest.mark.parametrize(
+    ("when", "facts", "placed_in"),
+    [
+        ("verified == True", {"verified": True}, "due_for_reexamination"),
+        ("verified != False and replicas > 3", {"verified": False, "replicas": 9}, "applies"),
+        ("not verified", {"verified": True}, "applies"),
+        ("replicas > 3", {"replicas": 4}, "due_for_reexamination"),
+    ],
+)
+def test_booleans_still_compare_equal_and_decide(
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    when: str,
+    facts: dict[str, Any],
+    placed_in: str,
+) -> None:
+    path = store(
+        tmp_path, entry(1, "DENY", "{domains: [all], text: x}", f"{{when: '{when}', text: t}}")
+    )
+    assert ids(placed(path, facts)[placed_in]) == ["PREC-001"]

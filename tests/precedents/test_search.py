@@ -233,3 +233,56 @@ def test_limit_pushdown_gives_what_one_ranked_join_gives(tmp_path: Path) -> None
     assert [h.case_id for h in search_precedents(path, tmp_path, "quota", limit=63)] == [
         row[0] for row in reference
     ]
+
+
+# C-3: a query too long for the index is bad input (once SQLite's "too many SQL variables" or
+# "Expression tree is too large": an internal error, exit 3); the longest query searched works.
+LONGEST = 1000
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        "a" * (LONGEST + 1),
+        " ".join(f"w{number}" for number in range(130_000)),  # more variables than SQLite takes
+        "中国" * 50_000,
+    ],
+    ids=["one character over", "130,000 words", "100,000 CJK characters"],
+)
+def test_a_query_too_long_is_bad_input(
+    store: Path, monkeypatch: pytest.MonkeyPatch, query: str
+) -> None:
+    monkeypatch.chdir(store.parent)
+    result = CliRunner().invoke(cli, ["precedent", "search", query, "--file", "precedents.md"])
+    assert result.exit_code == 2, result.output
+    assert result.stderr == (
+        f"tribunal: error: QUERY: the query is {len(query)} characters long; "
+        f"at most {LONGEST} are searched\n"
+    )
+
+
+@pytest.mark.parametrize(
+    ("query", "found"),
+    [
+        ("limit " * (LONGEST // 6), True),  # the most words a query holds, every one indexed
+        (("l " * LONGEST)[:LONGEST], True),
+        (("東京" * LONGEST)[:LONGEST], False),
+        ("".join(chr(0x4E00 + number) for number in range(LONGEST)), False),
+    ],
+    ids=["repeated word", "500 one-letter words", "CJK run", "1000 distinct CJK characters"],
+)
+def test_the_longest_query_is_searched(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, query: str, found: bool
+) -> None:
+    wide = [
+        (f"PREC-{n:03d}", "DENY", f'"{"limit l " * 40}東京 {n}"', "x", "") for n in range(1, 400)
+    ]
+    write_precedents(tmp_path / "precedents.md", wide)
+    monkeypatch.chdir(tmp_path)
+    for limit in ("1", "20", "1000"):
+        result = CliRunner().invoke(
+            cli,
+            ["precedent", "search", query, "--file", "precedents.md", "--limit", limit, "--json"],
+        )
+        assert result.exit_code == 0, result.output
+        assert bool(json.loads(result.stdout)) is found

@@ -247,8 +247,8 @@ class _Two(enum.IntEnum):
     [
         ("x / 0", {"x": 1}, "division by zero"),
         ("x % 0", {"x": 1}, "division by zero"),
-        ("x / 100", {"x": "a"}, "/ needs numbers, got str"),
-        ("x * 2", {"x": True}, "* needs numbers, got bool"),
+        ("x / 100", {"x": "a"}, "/ needs numbers, got str (x)"),
+        ("x * 2", {"x": True}, "* needs numbers, got bool (x)"),
         ("x + y", {"x": None}, "None operand for +"),  # left is checked before right is read
         ("x + y", {"x": 1}, "name 'y' is not bound"),
         ("x * y", {"x": 10**10, "y": 10**10}, "result beyond bound 1e+18"),
@@ -260,7 +260,7 @@ class _Two(enum.IntEnum):
         ("x is None or x > 1", {"x": math.inf}, "result beyond bound 1e+18"),
         ("min(x, y)", {"x": None}, "None operand for min()"),
         ("min(x, y)", {"y": 1}, "name 'x' is not bound"),
-        ("max(x, y, z)", {"x": 1, "y": "s", "z": 2}, "max() needs numbers, got str"),
+        ("max(x, y, z)", {"x": 1, "y": "s", "z": 2}, "max() needs numbers, got str (y)"),
         ("floor(x)", {"x": math.nan}, "result beyond bound 1e+18"),
         ("ceil(x / y)", {"x": 7, "y": 2}, 4),
         ("abs(x)", {"x": -2.5}, 2.5),
@@ -279,3 +279,40 @@ def test_fast_forms_give_the_general_outcome(
     else:
         result = expression.evaluate(bindings)
         assert result == outcome and type(result) is type(outcome)
+
+
+@pytest.mark.parametrize(
+    ("text", "bindings", "why"),
+    [
+        ("flag > 0", {"flag": True}, "> needs numbers or strings, got bool (flag)"),
+        ("flag >= 1", {"flag": True}, ">= needs numbers or strings, got bool (flag)"),
+        ("0 < flag", {"flag": False}, "< needs numbers or strings, got bool (flag)"),
+        ("x <= flag", {"x": 0, "flag": True}, "<= needs numbers or strings, got bool (flag)"),
+        ("x < True", {"x": 0}, "< needs numbers or strings, got bool (True)"),
+        ("0 < x < flag", {"x": 1, "flag": True}, "< needs numbers or strings, got bool (flag)"),
+        ("flag * 2", {"flag": True}, "* needs numbers, got bool (flag)"),
+        ("abs(flag)", {"flag": False}, "abs() needs numbers, got bool (flag)"),
+    ],
+)
+def test_ordering_or_arithmetic_on_a_boolean_cannot_be_evaluated(
+    text: str, bindings: dict[str, object], why: str
+) -> None:
+    # T-2: booleans are not numbers, in a spec's expressions as in a precedent's condition.
+    with pytest.raises(CannotEvaluate) as info:
+        compile_expression(text).evaluate(bindings)
+    assert info.value.why == why
+
+
+@pytest.mark.parametrize(
+    ("text", "bindings", "value"),
+    [
+        ("flag == True", {"flag": True}, True),
+        ("flag != other", {"flag": False, "other": True}, True),
+        ("not flag and x > 1", {"flag": False, "x": 2}, True),
+        ("1 if flag else 2", {"flag": True}, 1),
+    ],
+)
+def test_booleans_still_compare_for_equality_and_decide(
+    text: str, bindings: dict[str, object], value: object
+) -> None:
+    assert compile_expression(text).evaluate(bindings) == value

@@ -79,6 +79,8 @@ def test_type_words_are_json_schema_fragments(word: str, good: list[Any], bad: l
     [
         ("int", "unknown type 'int'"),
         ("integer_range_5_1", "the range is empty"),
+        ("integer_range_1_" + "9" * 5000, "a bound longer than 19 digits"),  # int() refuses it
+        ("integer_range_-" + "9" * 20 + "_1", "a bound longer than 19 digits"),
         ("enum:a,,b", "an enum value is empty"),
         ("enum:a,a", "an enum value is repeated"),
     ],

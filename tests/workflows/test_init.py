@@ -139,6 +139,13 @@ def test_unknown_setting_is_bad_input(tmp_path: Path, monkeypatch: pytest.Monkey
     write(repo, "tribunal.toml", "precedents = \n")
     code, _, err = invoke(repo, monkeypatch, *ADD)
     assert code == 2 and err.startswith("tribunal: error: tribunal.toml: malformed TOML")
+    # C-3: an integer longer than Python converts (tomllib raised a bare ValueError: exit 3).
+    write(repo, "tribunal.toml", "precedents = " + "9" * 5000 + "\n")
+    code, _, err = invoke(repo, monkeypatch, *ADD)
+    assert (code, err) == (
+        2,
+        "tribunal: error: tribunal.toml: malformed TOML: an integer too long to read\n",
+    )
 
 
 def test_load_settings(tmp_path: Path) -> None:

@@ -73,7 +73,7 @@ def record(
     from tribunal.workflows.hook_record import HookRequest, hook
 
     request = HookRequest(
-        payload=sys.stdin.read(),
+        payload=sys.stdin.buffer.read(),  # bytes: decoded as UTF-8 or refused (C-3)
         log=log,
         diff_file=diff_file,
         save_diff=save_diff,

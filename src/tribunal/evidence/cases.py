@@ -119,9 +119,9 @@ class CaseChecker:
     def validator(self) -> Any:
         """jsonschema's validator for the case schema — built only when the quick check is not
         sure (X-4: valid cases never import jsonschema)."""
-        from jsonschema import Draft202012Validator
+        from tribunal.schemas import schema_validator
 
-        return Draft202012Validator(self.schema)
+        return schema_validator(self.schema)
 
     def load(self, path: str | os.PathLike[str], label: str) -> Case:
         """Read, parse and check one case file. Raises BadInput naming file, line and field."""

@@ -8,6 +8,7 @@ target metric, an improvement of the target bought by breaching any guard is `me
 
 from __future__ import annotations
 
+import json
 import math
 from dataclasses import dataclass
 from typing import Any, TypeGuard
@@ -39,23 +40,24 @@ class Threshold:
 
 
 def is_number(value: Any) -> TypeGuard[Number]:
-    """T-5: ints and floats are numbers; booleans are not."""
-    return isinstance(value, int | float) and not isinstance(value, bool)
+    """T-5: ints and finite floats are numbers; booleans, NaN and the infinities are not."""
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return False
+    return not isinstance(value, float) or math.isfinite(value)
 
 
 def thresholds_of(metrics: Document) -> list[Threshold]:
     """The declared thresholds in the order of the `thresholds` keys (T-5).
 
-    Raises BadInput when the document fails the `metrics` schema or holds a non-finite number.
+    Raises BadInput when the document fails the `metrics` schema (a threshold that is not a
+    finite number among others). A metric value is not checked here: one that is not a finite
+    number fails its threshold's check (`missing_metric`).
     """
     if not isinstance(metrics.data, dict):
         raise metrics.bad("metrics must be a JSON object")
     validate(metrics, "metrics")
-    for key, value in metrics.data.items():
-        _require_finite(metrics, value, (key,))
     result: list[Threshold] = []
     for key, limit in metrics.data["thresholds"].items():
-        _require_finite(metrics, limit, ("thresholds", key))
         # The schema admits only keys ending in `_max` or `_min`.
         is_max = key.endswith(ThresholdBound.MAX.suffix)
         bound = ThresholdBound.MAX if is_max else ThresholdBound.MIN
@@ -113,12 +115,12 @@ def _check(threshold: Threshold, data: dict[str, Any]) -> dict[str, Any]:
     value = data.get(threshold.metric)
     check: dict[str, Any] = {
         "metric": threshold.metric,
-        "value": printable(value),
+        "value": _shown(value),
         "threshold": printable(threshold.limit),
         "op": threshold.bound.op,
     }
     if not is_number(value):
-        # T-5: omitting a metric (or giving it a non-number) never passes.
+        # T-5: omitting a metric (or giving it a non-number, NaN or an infinity) never passes.
         check["ok"] = False
         check["reason"] = InvariantReason.MISSING_METRIC.value
     elif threshold.holds(value):
@@ -154,7 +156,7 @@ def _corruption(
     return {
         "target": target.metric,
         "baseline_value": printable(baseline_value),
-        "value": printable(value),
+        "value": _shown(value),
         "improved": improved,
         "breached": breached,
     }
@@ -180,13 +182,19 @@ def _baseline_value(baseline: Document, target: str) -> Number:
         raise baseline.bad("metrics must be a JSON object")
     value = baseline.data.get(target)
     if is_number(value):
-        _require_finite(baseline, value, (target,))
         return value
-    found = "missing" if target not in baseline.data else f"not a number: {value!r}"
+    if target not in baseline.data:
+        found = "missing"
+    elif isinstance(value, float):
+        found = f"not a finite number: {value!r}"
+    else:
+        found = f"not a number: {value!r}"
     raise baseline.bad(f"the --target metric is {found}", (target,))
 
 
-def _require_finite(document: Document, value: Any, where: tuple[str, ...]) -> None:
-    # JSON parsers accept NaN and Infinity; invariants.json must stay standard JSON (C-7).
+def _shown(value: Any) -> Any:
+    """A metric value as invariants.json shows it: as given, NaN and the infinities as the text
+    the metrics file wrote (`"NaN"`, `"Infinity"`): invariants.json stays standard JSON (C-7)."""
     if isinstance(value, float) and not math.isfinite(value):
-        raise document.bad(f"not a finite number: {value!r}", where)
+        return json.dumps(value)
+    return printable(value)

@@ -147,15 +147,14 @@ def _check_reachable(document: Document, index: int, rung: Rung) -> None:
     after earlier rungs were paid for — are bad input when the fleet is loaded: an endpoint
     that is not an http(s) URL with a host, a replay answers file that is missing or does
     not parse. Raises BadInput naming the fleet file, line and field."""
-    from urllib.parse import urlsplit
-
     if rung.endpoint is not None:
-        # The schema checks the scheme; a URL with no host (`http:///v1`) passes it.
-        parts = urlsplit(rung.endpoint)
-        if parts.scheme not in ("http", "https") or not parts.hostname:
-            raise document.bad(
-                f"{rung.endpoint!r} is not an http(s) URL", ("rungs", index, "endpoint")
-            )
+        from tribunal.jury.transports.wire import endpoint_problem
+
+        # The schema checks the scheme; a URL with no host (`http:///v1`), a port beyond 65535
+        # or a host name no resolver takes passes it.
+        problem = endpoint_problem(rung.endpoint)
+        if problem is not None:
+            raise document.bad(f"{rung.endpoint!r} {problem}", ("rungs", index, "endpoint"))
     if rung.answers is not None:
         from tribunal.errors import BadInput
         from tribunal.jury.transports.replay import load_answers

@@ -86,7 +86,7 @@ def add_precedent(file: Path, root: Path, judgment: Path, new: NewPrecedent) -> 
         parsed = parse_for_write(old, label)
         if new.supersedes is not None and not parsed.with_id(new.supersedes):
             raise BadInput(f"no entry {new.supersedes} to supersede", source=label)
-        case_id = format_id(parsed.highest + 1)
+        case_id = format_id(parsed.next_numbers()[0])
         pause_here("precedent-add:allocated")
         entry_fields = {"case_id": case_id, **fields}
         entry = render_entry(entry_fields)

@@ -17,6 +17,8 @@ from tribunal.errors import BadInput
 ID_PATTERN = re.compile(r"^PREC-(?P<number>[0-9]{3,})$")
 SCOPE_KEYS = ("domains", "tiers", "modes")
 ALL_SCOPE = "all"  # R-4: a scope value that matches anything
+# R-5: the index keeps ID numbers as SQLite integers (signed 64-bit), so no ID goes beyond this.
+MAX_NUMBER = 2**63 - 1
 
 
 def format_id(number: int) -> str:
@@ -24,13 +26,23 @@ def format_id(number: int) -> str:
     return f"PREC-{number:03d}"
 
 
+def id_number(digits: str) -> int:
+    """The number the digits of an ID stand for; MAX_NUMBER + 1 for any number beyond
+    MAX_NUMBER (so a number too long for int() is never converted)."""
+    significant = digits.lstrip("0") or "0"
+    if len(significant) > len(str(MAX_NUMBER)):
+        return MAX_NUMBER + 1
+    return min(int(significant), MAX_NUMBER + 1)
+
+
 def parse_id(text: str) -> int | None:
-    """The number of a canonical ID (`PREC-007` -> 7), or None for anything else."""
+    """The number of a canonical ID (`PREC-007` -> 7), or None for anything else (a number
+    beyond MAX_NUMBER among them)."""
     match = ID_PATTERN.match(text)
     if match is None:
         return None
-    number = int(match["number"])
-    if number < 1 or format_id(number) != text:
+    number = id_number(match["number"])
+    if not 1 <= number <= MAX_NUMBER or format_id(number) != text:
         return None
     return number
 
@@ -42,9 +54,12 @@ def id_problem(text: str) -> str | None:
     match = ID_PATTERN.match(text)
     if match is None:
         return f"{text!r} is not a precedent ID (PREC- and at least three digits)"
-    number = int(match["number"])
+    number = id_number(match["number"])
     if number < 1:
         return f"{text} is not a precedent ID: numbers start at PREC-001"
+    if number > MAX_NUMBER:
+        shown = text if len(text) <= 40 else text[:40] + "..."
+        return f"{shown} is not a precedent ID: the highest is {format_id(MAX_NUMBER)}"
     return f"{text} is not canonical: write {format_id(number)}"
 
 
@@ -135,6 +150,17 @@ class PrecedentsFile:
         """The highest ID number in the file, counting entry-like IDs that are not entries
         (0 when it has none)."""
         return max([*(entry.number for entry in self.entries), *self.seen_numbers], default=0)
+
+    def next_numbers(self, count: int = 1) -> list[int]:
+        """The `count` numbers allocated next (highest + 1 onwards, R-3). Raises BadInput when
+        they would go beyond MAX_NUMBER, the highest the index holds."""
+        first = self.highest + 1
+        if first + count - 1 > MAX_NUMBER:
+            raise BadInput(
+                f"no precedent ID is left after {format_id(min(self.highest, MAX_NUMBER))}",
+                source=self.label,
+            )
+        return list(range(first, first + count))
 
     def with_id(self, case_id: str) -> list[Precedent]:
         """Every entry whose case_id is `case_id`, in file order."""

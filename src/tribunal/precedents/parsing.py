@@ -25,6 +25,7 @@ from tribunal.errors import BadInput
 from tribunal.precedents.entry import (
     Precedent,
     PrecedentsFile,
+    id_number,
     id_problem,
     parse_id,
     plainly_valid,
@@ -376,7 +377,7 @@ class _Parser:
 
     def _note_ids(self, text: str) -> None:
         """R-3: remember every PREC number in `text`, so allocation never reuses it."""
-        self.seen.update(int(match["number"]) for match in _ID_NUMBER.finditer(text))
+        self.seen.update(id_number(match["number"]) for match in _ID_NUMBER.finditer(text))
 
     def _problem(self, line: int, message: str) -> None:
         self.problems.append(BadInput(message, source=self.label, line=line))

@@ -77,10 +77,11 @@ def renumber_precedent(
         ordered = sorted(copies, key=functools.cmp_to_key(_age(root, commits)))
         data = old
         done: list[Renumbering] = []
-        number = parsed.highest
+        numbers = parsed.next_numbers(len(ordered) - 1)
         # Later entries first in byte order from the end, so earlier spans stay valid.
-        for entry in sorted(ordered[1:], key=lambda e: e.span[0]):
-            number += 1
+        for entry, number in zip(
+            sorted(ordered[1:], key=lambda e: e.span[0]), numbers, strict=True
+        ):
             done.append(Renumbering(case_id, format_id(number), entry.line, commits[entry.line]))
         by_line = {r.line: r.new_id for r in done}
         for entry in sorted(ordered[1:], key=lambda e: e.span[0], reverse=True):

@@ -84,8 +84,20 @@ def match_expression(query: str) -> str:
     return _plan(_phrases(query)).expression
 
 
+# C-3: the longest query searched. Each word becomes statement variables, result columns and
+# terms of one bm25 sum, and SQLite bounds all three (32,766 variables, 2,000 columns, an
+# expression depth of 1,000 by default): a longer query is bad input, not an internal error.
+MAX_QUERY_LENGTH = 1000
+
+
 def _phrases(query: str) -> list[tuple[str, str]]:
-    """(column, phrase text) per word of `query`; BadInput when it holds no word."""
+    """(column, phrase text) per word of `query`; BadInput when it holds no word or is longer
+    than MAX_QUERY_LENGTH characters."""
+    if len(query) > MAX_QUERY_LENGTH:
+        raise BadInput(
+            f"the query is {len(query)} characters long; at most {MAX_QUERY_LENGTH} are searched",
+            field="QUERY",
+        )
     phrases = []
     for word in query.split():
         if not _TOKEN.search(word):

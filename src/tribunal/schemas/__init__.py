@@ -18,12 +18,46 @@ def load_schema(name: str) -> dict[str, Any]:
 
 @cache
 def validator_for(name: str) -> Any:
-    """A checked Draft 2020-12 validator for the schema `name`."""
-    from jsonschema import Draft202012Validator
-
+    """A checked validator (`validator_class`) for the schema `name`."""
     schema = load_schema(name)
-    Draft202012Validator.check_schema(schema)
-    return Draft202012Validator(schema)
+    cls = validator_class()
+    cls.check_schema(schema)
+    return cls(schema)
+
+
+def schema_validator(schema: dict[str, Any]) -> Any:
+    """A validator (`validator_class`) for a schema built in code (a spec's case fields)."""
+    return validator_class()(schema)
+
+
+@cache
+def validator_class() -> Any:
+    """Draft 2020-12 with one rule added (C-3): a value of type `number` is finite.
+
+    JSON and YAML parsers accept NaN and the infinities, and jsonschema takes them for numbers:
+    a NaN would pass every bound (it fails no comparison), so a timeout, threshold, cost or
+    weight of NaN would be accepted and silently mean nothing. Every input read against a
+    schema refuses them here, with the one message "not a finite number"."""
+    import math
+
+    from jsonschema import Draft202012Validator, ValidationError, validators
+
+    checked = Draft202012Validator.VALIDATORS["type"]
+
+    def finite_type(validator: Any, types: Any, instance: Any, schema: Any) -> Any:
+        names = [types] if isinstance(types, str) else types
+        if (
+            type(instance) is float
+            and not math.isfinite(instance)
+            and ("number" in names or "integer" in names)
+        ):
+            yield ValidationError(f"not a finite number: {instance!r}")
+            return
+        yield from checked(validator, types, instance, schema)
+
+    return validators.extend(  # type: ignore[no-untyped-call]
+        Draft202012Validator, validators={"type": finite_type}
+    )
 
 
 @cache

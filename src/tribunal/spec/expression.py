@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import ast
 import dataclasses
+import itertools
 import math
 import operator
 from collections.abc import Callable, Mapping
@@ -209,13 +210,23 @@ def _within_bounds(value: Any) -> Any:
     return _bounded(value)
 
 
-def _number(value: Any, symbol: str) -> int | float:
-    """An operand of arithmetic: a number (booleans are not numbers, T-2)."""
+def _number(value: Any, symbol: str, operand: str) -> int | float:
+    """An operand of arithmetic: a number (booleans are not numbers, T-2). `operand` is the
+    operand's text (a field's name, mostly), named when it is not a number."""
     if value is None:
         raise CannotEvaluate(f"None operand for {symbol}")
     if isinstance(value, bool) or not isinstance(value, int | float):
-        raise CannotEvaluate(f"{symbol} needs numbers, got {type(value).__name__}")
+        raise CannotEvaluate(f"{symbol} needs numbers, got {type(value).__name__} ({operand})")
     return value
+
+
+def _unordered(left: Any, right: Any, symbol: str, operands: tuple[str, str]) -> CannotEvaluate:
+    """Why the ordering `left <symbol> right` cannot be evaluated: a None operand, or a boolean
+    (T-2: booleans are not numbers, so `flag > 0` is no comparison). Called only when one is."""
+    if left is None or right is None:
+        return CannotEvaluate(f"None operand for {symbol}")
+    operand = operands[0] if type(left) is bool else operands[1]
+    return CannotEvaluate(f"{symbol} needs numbers or strings, got bool ({operand})")
 
 
 def _number_literal(node: ast.AST) -> tuple[int | float] | None:
@@ -290,10 +301,11 @@ class _Compiler:
         operand = self.compile(node.operand)
         if isinstance(node.op, ast.Not):
             return lambda bindings: not _not_none(operand(bindings), "not")
+        text = ast.unparse(node.operand)
         if isinstance(node.op, ast.USub):
-            return lambda bindings: -_number(operand(bindings), "unary -")
+            return lambda bindings: -_number(operand(bindings), "unary -", text)
         if isinstance(node.op, ast.UAdd):
-            return lambda bindings: +_number(operand(bindings), "unary +")
+            return lambda bindings: +_number(operand(bindings), "unary +", text)
         raise self.bad(f"operator {type(node.op).__name__} is not allowed")
 
     def _BinOp(self, node: ast.BinOp) -> Evaluator:
@@ -302,6 +314,7 @@ class _Compiler:
             raise self.bad(f"operator {type(node.op).__name__} is not allowed")
         symbol, function = entry
         left, right = self.compile(node.left), self.compile(node.right)
+        left_text, right_text = ast.unparse(node.left), ast.unparse(node.right)
         if isinstance(node.op, ast.Pow):
             exponent = node.right
             if isinstance(exponent, ast.UnaryOp) and isinstance(exponent.op, ast.USub | ast.UAdd):
@@ -314,8 +327,8 @@ class _Compiler:
                 raise self.bad(f"exponent {exponent.value!r} beyond bound {MAX_EXPONENT}")
 
             def power(bindings: Bindings) -> Any:
-                base = _number(left(bindings), symbol)
-                exp = _number(right(bindings), symbol)
+                base = _number(left(bindings), symbol, left_text)
+                exp = _number(right(bindings), symbol, right_text)
                 if abs(exp) > MAX_EXPONENT:
                     raise CannotEvaluate(f"exponent {exp!r} beyond bound {MAX_EXPONENT}")
                 return _bounded(function(base, exp))
@@ -330,7 +343,7 @@ class _Compiler:
                 # X-4: `x / 100` — the literal is a checked number; plain operands stay inline.
                 x = left(bindings)
                 if type(x) is not int and type(x) is not float:
-                    return _bounded(function(_number(x, symbol), constant))
+                    return _bounded(function(_number(x, symbol, left_text), constant))
                 result = function(x, constant)
                 return result if _LOW <= result <= _HIGH else _bounded(result)
 
@@ -340,10 +353,11 @@ class _Compiler:
             # Left is read and checked before right is read, as the error named depends on it.
             x = left(bindings)
             if type(x) is not int and type(x) is not float:
-                return _bounded(function(_number(x, symbol), _number(right(bindings), symbol)))
+                x = _number(x, symbol, left_text)
+                return _bounded(function(x, _number(right(bindings), symbol, right_text)))
             y = right(bindings)
             if type(y) is not int and type(y) is not float:
-                return _bounded(function(x, _number(y, symbol)))
+                return _bounded(function(x, _number(y, symbol, right_text)))
             # int and float arithmetic gives int or float: the range test is the whole bound.
             result = function(x, y)
             return result if _LOW <= result <= _HIGH else _bounded(result)
@@ -382,6 +396,7 @@ class _Compiler:
     def _Compare(self, node: ast.Compare) -> Evaluator:
         operands = [self.compile(node.left), *(self.compile(c) for c in node.comparators)]
         sides = [node.left, *node.comparators]
+        texts = [ast.unparse(side) for side in sides]
         steps: list[tuple[str, Callable[[Any, Any], Any], bool]] = []
         for index, op in enumerate(node.ops):
             entry = _COMPARISONS.get(type(op))
@@ -395,17 +410,23 @@ class _Compiler:
                 raise self.bad(f"'{entry[0]}' compares only with None")
             steps.append(entry)
 
+        # The ordering comparisons (<, <=, >, >=) are those that accept no None; they take no
+        # boolean either (T-2: a boolean is not a number, so `flag > 0` is not evaluated).
         if len(steps) == 1:
             symbol, function, accepts_none = steps[0]
             first, second = operands
+            pair = (texts[0], texts[1])
             literal = node.comparators[0]
             if isinstance(literal, ast.Constant):
                 constant = literal.value  # X-4: `x == 0`, `x is not None`: no call for the literal
+                unordered_constant = constant is None or type(constant) is bool
 
                 def compare_literal(bindings: Bindings) -> bool:
                     left = first(bindings)
-                    if not accepts_none and (left is None or constant is None):
-                        raise CannotEvaluate(f"None operand for {symbol}")
+                    if not accepts_none and (
+                        left is None or unordered_constant or type(left) is bool
+                    ):
+                        raise _unordered(left, constant, symbol, pair)
                     return bool(function(left, constant))
 
                 return compare_literal
@@ -413,18 +434,26 @@ class _Compiler:
             def compare_one(bindings: Bindings) -> bool:
                 left = first(bindings)
                 right = second(bindings)
-                if not accepts_none and (left is None or right is None):
-                    raise CannotEvaluate(f"None operand for {symbol}")
+                if not accepts_none and (
+                    left is None or right is None or type(left) is bool or type(right) is bool
+                ):
+                    raise _unordered(left, right, symbol, pair)
                 return bool(function(left, right))
 
             return compare_one
 
+        pairs = list(itertools.pairwise(texts))
+
         def compare(bindings: Bindings) -> bool:
             left = operands[0](bindings)
-            for (symbol, function, accepts_none), right_of in zip(steps, operands[1:], strict=True):
+            for (symbol, function, accepts_none), right_of, pair in zip(
+                steps, operands[1:], pairs, strict=True
+            ):
                 right = right_of(bindings)
-                if not accepts_none and (left is None or right is None):
-                    raise CannotEvaluate(f"None operand for {symbol}")
+                if not accepts_none and (
+                    left is None or right is None or type(left) is bool or type(right) is bool
+                ):
+                    raise _unordered(left, right, symbol, pair)
                 if not function(left, right):
                     return False  # chained comparisons short-circuit like Python's
                 left = right
@@ -461,6 +490,7 @@ class _Compiler:
             wanted = str(fewest) if most == fewest else f"at least {fewest}"
             raise self.bad(f"{name}() takes {wanted} argument{'s' if fewest > 1 else ''}")
         symbol = f"{name}()"
+        texts = [ast.unparse(argument) for argument in node.args]
 
         if len(arguments) == 1:
             (argument,) = arguments
@@ -468,7 +498,7 @@ class _Compiler:
             def call_one(bindings: Bindings) -> Any:
                 x = argument(bindings)
                 if type(x) is not int and type(x) is not float:
-                    return _bounded(function(_number(x, symbol)))
+                    return _bounded(function(_number(x, symbol, texts[0])))
                 result = function(x)  # floor, ceil, abs of a plain number: int or float
                 return result if _LOW <= result <= _HIGH else _bounded(result)
 
@@ -480,20 +510,20 @@ class _Compiler:
             def call_two(bindings: Bindings) -> Any:
                 x = first(bindings)
                 if type(x) is not int and type(x) is not float:
-                    x = _number(x, symbol)
+                    x = _number(x, symbol, texts[0])
                 y = second(bindings)
                 if type(y) is not int and type(y) is not float:
-                    y = _number(y, symbol)
+                    y = _number(y, symbol, texts[1])
                 return _within_bounds(function(x, y))
 
             return call_two
 
         def call(bindings: Bindings) -> Any:
             values = []
-            for argument in arguments:
+            for argument, text in zip(arguments, texts, strict=True):
                 x = argument(bindings)
                 if type(x) is not int and type(x) is not float:
-                    x = _number(x, symbol)
+                    x = _number(x, symbol, text)
                 values.append(x)
             return _within_bounds(function(*values))
 

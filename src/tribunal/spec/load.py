@@ -132,9 +132,9 @@ def _check_default(
 
     if quick_validator(schema)(default):
         return
-    from jsonschema import Draft202012Validator
+    from tribunal.schemas import schema_validator
 
-    errors = list(Draft202012Validator(schema).iter_errors(default))
+    errors = list(schema_validator(schema).iter_errors(default))
     if errors:
         raise document.bad(f"default {errors[0].message}", where)
 

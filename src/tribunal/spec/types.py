@@ -21,6 +21,7 @@ TYPE_WORDS: dict[str, dict[str, Any]] = {
 }
 RANGE = re.compile(r"integer_range_(?P<low>-?\d+)_(?P<high>-?\d+)")
 ENUM_PREFIX = "enum:"
+_LONGEST_BOUND = 19  # characters of a range bound: beyond every value an expression can hold
 DESCRIBED = (
     "string, boolean, integer, number, integer_min_0, integer_min_1, number_positive, "
     "number_min_0, integer_range_A_B, enum:a,b,..."
@@ -36,6 +37,8 @@ def type_schema(word: str) -> dict[str, Any]:
         return dict(TYPE_WORDS[word])
     match = RANGE.fullmatch(word)
     if match is not None:
+        if max(len(match["low"]), len(match["high"])) > _LONGEST_BOUND:
+            raise ValueError(f"type {word[:40]!r}...: a bound longer than {_LONGEST_BOUND} digits")
         low, high = int(match["low"]), int(match["high"])
         if low > high:
             raise ValueError(f"type {word!r}: the range is empty ({low} > {high})")

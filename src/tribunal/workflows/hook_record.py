@@ -26,7 +26,7 @@ class HookRequest:
     working tree's), where to save the diff, the PreToolUse decision, the tool's exit code, and
     the timestamp to record (None: SOURCE_DATE_EPOCH, else the clock)."""
 
-    payload: str
+    payload: str | bytes  # the hook JSON as the agent CLI wrote it on stdin
     log: Path
     diff_file: Path | None = None
     save_diff: Path | None = None

@@ -29,7 +29,7 @@ POST = {**PRE, "hook_event_name": "PostToolUse", "tool_response": {"success": Tr
 
 
 def record(payload: object, *args: str) -> Result:
-    text = payload if isinstance(payload, str) else json.dumps(payload)
+    text = payload if isinstance(payload, str | bytes) else json.dumps(payload)
     return CliRunner().invoke(cli, ["hook", "record", *args], input=text)
 
 
@@ -107,6 +107,40 @@ def test_post_tool_use_checksums_the_working_tree_diff_and_saves_it(tmp_path: Pa
     expected = repo.git_bytes("diff", "--binary", "HEAD")
     assert saved.read_bytes() == expected and b"+- tenant B keeps its quota" in expected
     assert lines(log)[0]["diff_sha256"] == hashlib.sha256(expected).hexdigest()
+
+
+@pytest.mark.parametrize(
+    ("payload", "message"),
+    [
+        (json.dumps(PRE).replace('"Edit"', '"Edit\\udc80"').encode(),
+         "tribunal: error: (stdin):1: tool_name: text holds U+DC80, a surrogate, not a character"),
+        (json.dumps(PRE).encode().replace(b'"Edit"', b'"Edit\xff"'),
+         "tribunal: error: (stdin): not UTF-8 text (byte "),
+    ],
+    ids=["surrogate escape", "bytes that are not UTF-8"],
+)  # fmt: skip
+def test_hook_input_that_is_no_text_is_bad_input(
+    tmp_path: Path, payload: bytes, message: str
+) -> None:
+    # C-3: the record could not be written with it (UnicodeEncodeError: exit 3, once).
+    log = tmp_path / "hooks.ndjson"
+    outcome = record(payload, "--log", str(log))
+    assert outcome.exit_code == 2, outcome.output
+    assert outcome.stderr.startswith(message) and not log.exists()
+
+
+@pytest.mark.parametrize(
+    ("epoch", "why"),
+    [("soon", "not an integer"), ("9" * 30, "not a time the clock can show"),
+     ("-" + "9" * 17, "not a time the clock can show")],
+)  # fmt: skip
+def test_a_source_date_epoch_no_clock_shows_is_bad_input(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, epoch: str, why: str
+) -> None:
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", epoch)
+    outcome = record(PRE, "--log", str(tmp_path / "hooks.ndjson"))
+    assert outcome.exit_code == 2, outcome.output
+    assert outcome.stderr == f"tribunal: error: SOURCE_DATE_EPOCH: {why}\n"
 
 
 def test_source_date_epoch_sets_the_timestamp(

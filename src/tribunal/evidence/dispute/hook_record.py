@@ -14,7 +14,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from tribunal.documents import first_schema_error, format_field, parse_json
+from tribunal.documents import decode_text, first_schema_error, format_field, parse_json
 from tribunal.enums import HookDecision, HookEvent
 from tribunal.errors import BadInput
 from tribunal.evidence.dispute.hook_log import normalise
@@ -24,8 +24,11 @@ _EXIT_KEYS = ("exit_code", "exitCode", "returncode", "return_code")
 _ERROR_KEYS = ("is_error", "isError", "error", "interrupted")
 
 
-def parse_payload(text: str) -> dict[str, Any]:
-    """The agent CLI's hook JSON. Raises BadInput when it is not an object naming an event."""
+def parse_payload(text: str | bytes) -> dict[str, Any]:
+    """The agent CLI's hook JSON (stdin's bytes, or text). Raises BadInput when it is not UTF-8
+    text, or not an object naming an event."""
+    if isinstance(text, bytes):
+        text = decode_text(text, STDIN)
     payload = parse_json(text, STDIN) if text.strip() else None
     if not isinstance(payload, dict):
         raise BadInput("the hook input must be a JSON object", source=STDIN)
@@ -94,6 +97,8 @@ def timestamp(now: str | None = None) -> str:
             moment = datetime.fromtimestamp(int(epoch), UTC)
         except ValueError:
             raise BadInput("not an integer", source="SOURCE_DATE_EPOCH") from None
+        except (OverflowError, OSError):
+            raise BadInput("not a time the clock can show", source="SOURCE_DATE_EPOCH") from None
     else:
         moment = datetime.now(UTC)
     return moment.strftime("%Y-%m-%dT%H:%M:%SZ")

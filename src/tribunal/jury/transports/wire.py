@@ -112,6 +112,10 @@ def post_json(
     import httpx
 
     rung = deadline.rung
+    problem = endpoint_problem(url)  # an endpoint from the environment is checked here
+    if problem is not None:
+        message = redact(f"rung {rung!r}: endpoint {url!r} {problem}", secrets)
+        raise BadInput(message, field="endpoint")
     sent = {"Accept-Encoding": "identity", **headers}  # compressed bodies could defeat the cap
     try:
         with (
@@ -161,6 +165,31 @@ def post_json(
             "the reply body is not a JSON object", rung=rung, status=status, raw_tail=tail
         )
     return WireReply(status=status, data=parsed, raw_tail=tail)
+
+
+def endpoint_problem(url: str) -> str | None:
+    """Why `url` cannot be a rung's endpoint, or None: the one check (L-1, C-3), made by the
+    parser that sends the requests (httpx) and the name lookup that follows it, so a URL it
+    passes is one every call can be made to. An http(s) URL with a host, a port from 1 to
+    65535, and a host name the resolver can encode (no empty or over-long label)."""
+    from urllib.parse import urlsplit
+
+    import httpx
+
+    try:
+        scheme = urlsplit(url).scheme
+        parsed = httpx.URL(url)
+        host = parsed.raw_host.decode("ascii")
+        port = parsed.port
+        parsed.host.encode("idna")  # what httpx decodes, what the resolver encodes (getaddrinfo)
+        host.encode("idna")
+    except (httpx.InvalidURL, ValueError) as error:  # UnicodeError, IDNA errors among them
+        return f"is not an http(s) URL: {error}"
+    if scheme not in ("http", "https") or not host:
+        return "is not an http(s) URL"
+    if port is not None and not 1 <= port <= 65535:
+        return f"is not an http(s) URL: port {port} is outside 1-65535"
+    return None
 
 
 _TLS_LOCK = threading.Lock()

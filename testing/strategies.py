@@ -83,3 +83,23 @@ def endpoint_texts() -> st.SearchStrategy[str]:
     path = st.sampled_from(["", "/", "/v1", "/v1/", "/%zz", "/a^b", "?q=1", "#f"])
     scheme = st.sampled_from(["http://", "https://", "HTTP://"])
     return st.tuples(scheme, host, port, path).map("".join)
+
+
+# What an identifier from an input file may carry to forge Markdown or YAML structure: every
+# line break str.splitlines knows, front matter and heading markers, fences, table pipes, list
+# and quote markers, YAML indicators and quotes.
+HOSTILE_PIECES = (
+    "\n", "\r\n", "\r", "\u2028", "\u2029", "\x85", "\x0b", "\x0c", "\x1c", "---", "...", "#",
+    "## ", "`", "``", "```", "~~~", "|", "- ", "* ", "+ ", "1. ", "> ", "===", "<div>", "<!--",
+    "verdict: APPROVE", "reason: clean", ": ", "'", '"', "&a", "*a", "!!str ", "{", "[", "\\",
+    " ", "\t", "x", "é", "中", "PREC-001",
+)  # fmt: skip
+
+
+def identifiers(min_size: int = 1) -> st.SearchStrategy[str]:
+    """Text as ids, reasons, names and paths in input files may hold it: hostile pieces and
+    any other characters (no surrogates: the loaders refuse those)."""
+    other = st.text(st.characters(blacklist_categories=("Cs",)), min_size=1, max_size=3)
+    return st.lists(st.sampled_from(HOSTILE_PIECES) | other, min_size=min_size, max_size=8).map(
+        "".join
+    )

@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from testing.strategies import identifiers
 
 from tribunal.errors import BadInput
 from tribunal.frontmatter import (
@@ -64,3 +69,22 @@ def test_error_line_points_into_the_file() -> None:
 def test_has_front_matter_key() -> None:
     assert has_front_matter_key("---\nverdict: DENY\n---\n", "verdict")
     assert not has_front_matter_key("# no front matter\nverdict: x\n", "verdict")
+
+
+@settings(max_examples=200)
+@given(
+    st.dictionaries(
+        identifiers(), identifiers() | st.lists(identifiers(), max_size=3), max_size=4
+    ).filter(lambda extra: not {"verdict", "reason", "evidence_ref"} & extra.keys())
+)
+def test_front_matter_holds_any_text_on_its_lines_and_reads_back(extra: dict[str, Any]) -> None:
+    # C-3, T-6: no value closes the front matter or starts a line of its own, and what is
+    # written reads back as it was (a NEL, once, read back as a space; a long text was folded).
+    fields = {"verdict": "DENY", "reason": "manual:x", "evidence_ref": "a.json", **extra}
+    text = render_judgment(fields, "# Judgment\n")
+    lines = text.split("\n")
+    assert lines.count("---") == 2 and lines[0] == "---"
+    assert lines[lines.index("---", 1) + 1] == "# Judgment"
+    assert not any(mark in text for mark in "\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029")
+    assert [line for line in lines if line.startswith("verdict:")] == ["verdict: DENY"]
+    assert parse_judgment(text, "j.md").fields == fields

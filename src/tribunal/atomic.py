@@ -22,9 +22,12 @@ def write_atomic(
     """Write `data` to `path` atomically, creating parent directories (T-1).
 
     The file appears whole or not at all, even after a crash or `kill -9`. `midway` (crash
-    tests only) is called when half of the payload is in the temporary file.
+    tests only) is called when half of the payload is in the temporary file. Raises BadInput,
+    nothing replaced, when `path` is no regular file (C-3: `outputs.output_problem`), looked
+    at before anything is created and again just before the rename.
     """
     path = Path(path)
+    _refuse_non_regular(path)
     path.parent.mkdir(parents=True, exist_ok=True, mode=dir_mode)
     payload = data.encode("utf-8") if isinstance(data, str) else data
     fd, tmp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
@@ -39,12 +42,22 @@ def write_atomic(
             handle.flush()
             os.fsync(handle.fileno())
         os.chmod(tmp_name, mode)
+        _refuse_non_regular(path)  # a node that appeared meanwhile is not replaced either
         os.replace(tmp_name, path)
     except BaseException:
         # Never leave the temporary file behind, whatever interrupted us.
         Path(tmp_name).unlink(missing_ok=True)
         raise
     _fsync_dir(path.parent)
+
+
+def _refuse_non_regular(path: Path) -> None:
+    from tribunal.errors import BadInput
+    from tribunal.outputs import output_problem
+
+    problem = output_problem(path)
+    if problem is not None:
+        raise BadInput(problem, source=str(path))
 
 
 def dump_json(document: Any) -> str:

@@ -15,6 +15,7 @@ from tribunal.documents import Document, parse_yaml, read_text, validate
 from tribunal.errors import BadInput
 
 FENCE = "---"
+_TO_WRITE = "the judgment to write"
 
 
 @dataclass
@@ -79,15 +80,31 @@ def render_front_matter(fields: dict[str, Any]) -> str:
     return f"{FENCE}\n{dump_mapping(fields)}{FENCE}\n"
 
 
+# Characters a YAML reader (or str.splitlines) takes for a line break, or that a line-based
+# reader of the file would: a string holding one is written double-quoted, where each is an
+# escape (`\\n`, `\\L`, `\\N` ...), so no value spans lines and none reads back changed.
+_BREAKS = frozenset("\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029")
+
+
 def dump_mapping(fields: dict[str, Any]) -> str:
     """`fields` as block YAML in their order, dumped by ruamel.yaml (never a template): the one
-    YAML writer of records (judgment front matter, precedents.md entries)."""
+    YAML writer of records (judgment front matter, precedents.md entries). Every scalar stays on
+    its line (C-3): no value can start a line of its own — a `---`, a `verdict:`, a fence."""
     from ruamel.yaml import YAML
+    from ruamel.yaml.representer import SafeRepresenter
 
+    class OneLine(SafeRepresenter):
+        def represent_str(self, data: str) -> Any:
+            if _BREAKS.isdisjoint(data):
+                return super().represent_str(data)
+            return self.represent_scalar("tag:yaml.org,2002:str", data, style='"')
+
+    OneLine.add_representer(str, OneLine.represent_str)
     yaml = YAML(typ="safe", pure=True)
+    yaml.Representer = OneLine
     yaml.default_flow_style = False
     yaml.sort_base_mapping_type_on_output = False  # type: ignore[assignment]  # keep field order
-    yaml.width = 4096  # never fold a long reason or command over lines
+    yaml.width = 2**31  # never fold a long reason or command over lines
     yaml.allow_unicode = True
     buffer = io.StringIO()
     yaml.dump(fields, buffer)
@@ -95,5 +112,14 @@ def dump_mapping(fields: dict[str, Any]) -> str:
 
 
 def render_judgment(fields: dict[str, Any], body: str) -> str:
-    """The whole judgment text: front matter, then the body."""
-    return render_front_matter(fields) + body
+    """The whole judgment text: front matter, then the body — read back before it is handed
+    out, so a judgment is never written that its own check (`read_judgment`) would refuse or
+    read differently. Raises BadInput naming the field when it would."""
+    text = render_front_matter(fields) + body
+    try:
+        written = parse_judgment(text, _TO_WRITE)
+    except BadInput as error:  # its line is in no file yet
+        raise BadInput(error.message, source=_TO_WRITE, field=error.field) from None
+    if written.fields != fields or written.body != body:
+        raise BadInput("would not read back as written", source=_TO_WRITE, field="front matter")
+    return text

@@ -31,9 +31,14 @@ def find_root(start: Path | None = None) -> Path:
 
 
 def display_path(given: str | os.PathLike[str], root: Path) -> str:
-    """C-8: relative to `root` with `/` when inside it, else exactly as given."""
+    """C-8: relative to `root` with `/` when inside it, else exactly as given. A symbolic link
+    at the last component is named, not followed: the path shown is the one the user gave."""
     given_text = os.fspath(given)
-    resolved = Path(given_text).resolve()
+    path = Path(given_text)
+    if path.name in ("", ".", ".."):
+        resolved = path.resolve()
+    else:
+        resolved = path.absolute().parent.resolve() / path.name
     try:
         relative = resolved.relative_to(root.resolve())
     except ValueError:

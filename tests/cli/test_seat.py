@@ -4,6 +4,8 @@
 from __future__ import annotations
 
 import json
+import os
+import stat
 from pathlib import Path
 
 import pytest
@@ -241,6 +243,30 @@ def test_an_existing_vote_is_never_overwritten(repo: Path) -> None:
     assert result.exit_code == 2
     assert "never overwritten" in result.stderr and result.stdout == ""
     assert path.read_bytes() == before
+
+
+@pytest.mark.parametrize("kind", ["dangling symlink", "symlink to a file", "FIFO"])
+def test_a_vote_file_path_holding_another_node_is_bad_input_before_any_dispatch(
+    repo: Path, kind: str
+) -> None:
+    # C-3: nothing is dispatched and nothing replaced: the dispute refuses a vote that is no
+    # file, and the vote's own path is checked as every output is.
+    make_dispute(repo)
+    path = repo / "disputes" / "rate-limit" / "votes" / "R1-verifier.yaml"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    elsewhere = repo / "elsewhere.yaml"
+    if kind == "FIFO":
+        os.mkfifo(path)
+    else:
+        if kind == "symlink to a file":
+            elsewhere.write_text("theirs\n", encoding="utf-8")
+        path.symlink_to(elsewhere)
+    answers(repo, {**ANSWERS, "verifier": "not a reply anyone could parse"})
+    result = role("verifier")
+    assert result.exit_code == 2, result.output
+    assert result.stderr.startswith("tribunal: error: disputes/rate-limit/votes/R1-verifier.yaml: ")
+    assert path.is_symlink() or stat.S_ISFIFO(os.lstat(path).st_mode)
+    assert not elsewhere.exists() or elsewhere.read_text(encoding="utf-8") == "theirs\n"
 
 
 def test_an_envelope_outside_the_repository_cannot_be_cited(repo: Path, tmp_path: Path) -> None:

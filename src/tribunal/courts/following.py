@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any
 from tribunal.courts.judgment.decide import Decision
 from tribunal.enums import MatchStatus, ReasonKind
 from tribunal.jsontext import printable
+from tribunal.markdown import code
 from tribunal.precedents.entry import Precedent
 
 if TYPE_CHECKING:
@@ -125,7 +126,7 @@ def not_applied_precedents(result: MatchResult) -> list[NotApplied]:
         *(
             (
                 p,
-                f"next_check.when `{p.entry.next_check_when}` cannot be evaluated: "
+                f"next_check.when {code(p.entry.next_check_when)} cannot be evaluated: "
                 + (f"the dispute lacks {', '.join(p.missing)}" if p.missing else p.why),
             )
             for p in result.cannot_evaluate
@@ -135,7 +136,7 @@ def not_applied_precedents(result: MatchResult) -> list[NotApplied]:
             for p in result.scope_unknown
         ),
         *(
-            (p, f"next_check.when `{p.entry.next_check_when}` is true ({_values(p.values)})")
+            (p, f"next_check.when {code(p.entry.next_check_when)} is true ({_values(p.values)})")
             for p in result.due_for_reexamination
         ),
     ]

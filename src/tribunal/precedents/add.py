@@ -26,6 +26,7 @@ from tribunal.atomic import write_atomic
 from tribunal.errors import BadInput, BrokenRef, TribunalError
 from tribunal.faults import pause_here, pause_point
 from tribunal.frontmatter import JudgmentFile, dump_mapping, read_judgment
+from tribunal.outputs import check_output_path
 from tribunal.paths import display_path, inside
 from tribunal.precedents.entry import SCOPE_KEYS, PrecedentsFile, format_id, id_problem
 from tribunal.precedents.next_check import compile_when
@@ -78,6 +79,7 @@ def add_precedent(file: Path, root: Path, judgment: Path, new: NewPrecedent) -> 
     """
     root = root.resolve()
     label = display_path(file, root)
+    check_output_path(file, "--file", label)  # C-3: never a link, FIFO or device replaced
     require_inside(file, root, label)
     fields = _fields_from(judgment, root, new)
     target = file.resolve()

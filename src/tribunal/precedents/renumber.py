@@ -18,6 +18,7 @@ from pathlib import Path
 
 from tribunal.enums import PrecedentForm
 from tribunal.errors import BadInput, TribunalError
+from tribunal.outputs import check_output_path
 from tribunal.paths import display_path
 from tribunal.precedents.add import (
     commit_bytes,
@@ -61,7 +62,8 @@ def renumber_precedent(
     root = root.resolve()
     target = file.resolve()
     label = display_path(file, root)
-    require_inside(file, root, label)  # C-3, as precedent add
+    check_output_path(file, "--file", label)  # C-3, as precedent add
+    require_inside(file, root, label)
     with precedents_lock(root):
         if not target.is_file():
             raise BadInput("file not found", source=label)

@@ -139,7 +139,7 @@ def _vote_view(vote: Vote) -> dict[str, Any]:
         "action": vote.action.value,
         "vote": vote.vote.value,
         "critical_risk": vote.critical_risk,
-        "summary": " ".join(vote.summary.split()),
+        "summary": vote.summary,
         "evidence_ref": list(vote.cited),
         "file": vote.label,
     }

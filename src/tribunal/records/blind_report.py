@@ -140,11 +140,8 @@ def judgment_text(report: BlindReport, *, templates: Path | None = None) -> str:
         "weakened_gate": report.weakened_gate,
         "recorded": report.recorded_lenses,
         "not_seated": list(report.not_seated),
-        "reasons": [_cell(line, table=False) for line in decision.reasons],
-        "rows": [
-            {key: _cell(value) for key, value in row.items()}
-            for row in seat_rows(report.seats, report.recorded)
-        ],
+        "reasons": list(decision.reasons),
+        "rows": seat_rows(report.seats, report.recorded),
         "proofs_skipped": report.proofs.skipped,
         "proofs_invalid": report.proofs.invalid,
         "proofs": [
@@ -159,8 +156,7 @@ def judgment_text(report: BlindReport, *, templates: Path | None = None) -> str:
         ],
         "evidence_ref": report.evidence_ref,
         "next_steps": [
-            {"text": _cell(line, table=False), "nested": line.startswith("  ")}
-            for line in report.next_steps
+            {"text": line, "nested": line.startswith("  ")} for line in report.next_steps
         ],
     }
     return render_judgment(fields, render(BLIND_JUDGMENT_TEMPLATE, context, templates))
@@ -351,12 +347,6 @@ def _finding_view(item: CourtFinding) -> dict[str, Any]:
         "fingerprint": item.fingerprint,
         "lens": item.lens,
         "severity": item.severity.value,
-        "claim": _cell(item.finding.claim, table=False),
+        "claim": item.finding.claim,
         "location": item.finding.location,
     }
-
-
-def _cell(text: str, *, table: bool = True) -> str:
-    # One line per item: a claim's newlines would break the list or the table.
-    flat = " ".join(text.split())
-    return flat.replace("|", "\\|") if table else flat

@@ -188,8 +188,8 @@ def _check_view(check: dict[str, Any]) -> dict[str, str]:
     missing = "reason" in check and check["value"] is None
     status = "ok" if check["ok"] else f"FAIL ({check['reason']})"
     return {
-        "metric": _cell(check["metric"]),
-        "value": "missing" if missing else _cell(show(check["value"])),
+        "metric": check["metric"],
+        "value": "missing" if missing else show(check["value"]),
         "op": check["op"],
         "threshold": show(check["threshold"]),
         "status": status,
@@ -208,8 +208,3 @@ def _corruption_view(invariants: dict[str, Any]) -> dict[str, Any] | None:
         "breached": list(corruption["breached"]),
         "corrupted": "reason" in invariants,
     }
-
-
-def _cell(text: str) -> str:
-    # A Markdown table cell cannot hold a bare `|`.
-    return text.replace("|", "\\|")

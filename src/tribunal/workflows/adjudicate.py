@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
+from tribunal.outputs import check_output_path
 from tribunal.paths import display_path
 from tribunal.records.ledger import Refutation, default_ledger_path
 from tribunal.records.ledger import adjudicate as record_refutation
@@ -31,6 +32,7 @@ def adjudicate(request: AdjudicateRequest) -> Refutation:
     note."""
     root = request.root
     path = request.ledger if request.ledger is not None else default_ledger_path(root)
+    check_output_path(path, "--ledger", display_path(path, root))  # read, then rewritten
     return record_refutation(
         path,
         request.fingerprint,

@@ -18,6 +18,7 @@ from tribunal.courts.following import NotApplied, not_applied_precedents
 from tribunal.evidence.dispute.checks import check_evidence
 from tribunal.evidence.dispute.model import DISPUTE_FILE, load_dispute
 from tribunal.evidence.dispute.movement import read_movement_files
+from tribunal.outputs import check_output_path
 from tribunal.paths import display_path
 from tribunal.precedents.facts import Facts
 from tribunal.precedents.match import match_precedents
@@ -57,6 +58,10 @@ def arbitrate(request: ArbitrateRequest) -> ArbitrateResult:
     file or template, or when `to` is a recorded judgment.
     """
     root, directory = request.root, request.directory
+    target = request.to if request.to is not None else directory / JUDGMENT_NAME
+    trace_path = trace_path_for(target)
+    for path in (target, trace_path):  # C-3: each replaces only a regular file, if anything
+        check_output_path(path, "--to", display_path(path, root))
     dispute = load_dispute(directory, root=root)
     applicable: tuple[ApplicablePrecedent, ...] = ()
     not_applied: list[NotApplied] = []
@@ -64,8 +69,6 @@ def arbitrate(request: ArbitrateRequest) -> ArbitrateResult:
         applicable, not_applied = _applicable(request.precedents, root, dispute.facts, directory)
     movement = read_movement_files(dispute)
     arbitration = decide_dispute(dispute, check_evidence(dispute), movement, applicable)
-    target = request.to if request.to is not None else directory / JUDGMENT_NAME
-    trace_path = trace_path_for(target)
     written = arbitration_record(
         dispute,
         arbitration,

@@ -42,6 +42,7 @@ from tribunal.jury.seat.dispatch import SeatJob, dispatch_seats
 from tribunal.jury.seat.record import SeatRecord
 from tribunal.jury.seat.walk import SeatContext, seat_prompt
 from tribunal.jury.transports import Checkout, SeatRequest
+from tribunal.outputs import check_output_dir, check_output_path
 from tribunal.paths import display_path, find_root
 from tribunal.records.blind_report import BLIND_JUDGMENT_TEMPLATE, BlindReport, write_reports
 from tribunal.records.ledger import (
@@ -53,7 +54,7 @@ from tribunal.records.ledger import (
     view,
 )
 from tribunal.records.next_steps import Convened, next_steps
-from tribunal.records.rundir import RunDir, claim, new_run_id
+from tribunal.records.rundir import RUN_FILES, STAMP_NAME, RunDir, claim, new_run_id
 from tribunal.worktrees import Pruned, prune_abandoned
 
 SeatCallback = Callable[[SeatRecord], None]
@@ -200,6 +201,9 @@ def _convene_into(
 def _prepare(request: ConveneRequest) -> _Prepared:
     """C-3: every check that can fail as bad input, before anything is written."""
     root = request.root
+    # The run dir and the files claiming it writes are never a link, FIFO or device.
+    run_files = (STAMP_NAME, *RUN_FILES)
+    check_output_dir(request.out, "--out", _label(request.out, root), files=run_files)
     contract = load_contract(request.contract, _label(request.contract, root))
     fleet = load_fleet(request.fleet, _label(request.fleet, root))
     builder = resolve_builder(fleet, request.builder)
@@ -223,6 +227,7 @@ def _prepare(request: ConveneRequest) -> _Prepared:
     )
     _check_red(request.repo, contract, _label(request.repo, root))  # B-4 resolves it again
     ledger_path = request.ledger or default_ledger_path(request.repo)
+    check_output_path(ledger_path, "--ledger", _label(ledger_path, root))  # read, then written
     ledger = load_ledger(ledger_path, _label(ledger_path, root))
     # B-3: a dispute is the contract's repository path and the RESOLVED base commit.
     key = DisputeKey(_label(request.contract, Path(request.repo).resolve()), envelope.base)

@@ -8,9 +8,11 @@ from pathlib import Path
 
 from tribunal.errors import BadInput
 from tribunal.jury.builder import envelope_terms, resolve_builder
-from tribunal.jury.envelope.build import Envelope, build_envelope, load_deny_file
+from tribunal.jury.envelope.build import MANIFEST_NAME, Envelope, build_envelope, load_deny_file
 from tribunal.jury.envelope.contract import load_contract
+from tribunal.jury.envelope.text import ENVELOPE_NAME
 from tribunal.jury.fleet import load_fleet
+from tribunal.outputs import check_output_dir
 from tribunal.paths import display_path
 
 
@@ -37,6 +39,8 @@ def envelope(request: EnvelopeRequest) -> Envelope:
     root = request.root
     if request.builder is not None and request.fleet is None:
         raise BadInput("--builder needs --fleet (the builder is resolved in the fleet)")
+    out_label = display_path(request.out, root)
+    check_output_dir(request.out, "--out", out_label, files=(ENVELOPE_NAME, MANIFEST_NAME))
     contract = load_contract(request.contract, display_path(request.contract, root))
     deny = load_deny_file(request.deny, display_path(request.deny, root)) if request.deny else []
     builder_terms: tuple[str, ...] = ()

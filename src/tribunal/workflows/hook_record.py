@@ -18,6 +18,7 @@ from tribunal.evidence.dispute.hook_record import (
     timestamp,
     working_tree_diff,
 )
+from tribunal.outputs import check_output_path
 
 
 @dataclass(frozen=True)
@@ -38,6 +39,9 @@ class HookRequest:
 def hook(request: HookRequest) -> dict[str, Any]:
     """Append one record to the log; return it. Raises BadInput (nothing appended) for a bad
     payload, an unreadable diff or an unwritable log."""
+    check_output_path(request.log, "--log")  # C-3: appended to only as a regular file
+    if request.save_diff is not None:
+        check_output_path(request.save_diff, "--save-diff")
     payload = parse_payload(request.payload)
     diff: bytes | None = None
     if payload["event"] == HookEvent.POST_TOOL_USE:

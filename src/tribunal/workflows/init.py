@@ -13,6 +13,7 @@ from pathlib import Path
 
 from tribunal.atomic import write_atomic
 from tribunal.jury.lenses import DEFAULT_LENSES
+from tribunal.outputs import check_output_path
 from tribunal.precedents.add import STARTER
 
 DRIVER = "tribunal-precedents"
@@ -141,6 +142,9 @@ def _answers() -> str:
     return "".join(lines)
 
 
+APPENDED = (".gitignore", ".gitattributes")  # files init adds lines to
+
+
 @dataclass
 class InitReport:
     """What `tribunal init` did, path by path (paths relative to the root)."""
@@ -163,7 +167,8 @@ class InitRequest:
 def init(request: InitRequest) -> InitReport:
     """Write the starter layout into the root (see the module doc); return what was done."""
     root = request.root.resolve()
-    precedents = (request.precedents or root / "precedents.md").resolve()
+    given = request.precedents or root / "precedents.md"
+    precedents = given.absolute().parent.resolve() / given.name  # a link at the name: refused
     report = InitReport()
     precedents_name = _relative(precedents, root)
     files = {
@@ -174,6 +179,10 @@ def init(request: InitRequest) -> InitReport:
         ANSWERS: _answers(),
         NEXT_STEPS_NAME: NEXT_STEPS,
     }
+    # C-3: every file init writes or keeps is a regular file or nothing, checked before the
+    # first is written: never a link (written through), a FIFO or a device.
+    for name in [*files, *APPENDED]:
+        check_output_path(root / name, None, name)
     for name, text in files.items():
         _create(root, name, text, report)
     _append_lines(root, ".gitignore", GITIGNORE_LINES, report)

@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from tribunal.outputs import output_errors
+from tribunal.outputs import check_output_dir, output_errors
 from tribunal.paths import display_path
 from tribunal.records.filing import Filed, file_judgment, judgment_stem
 from tribunal.records.judgment_check import check_judgment
@@ -31,5 +31,6 @@ def record(request: RecordRequest) -> Filed:
     checked = check_judgment(request.source, display_path(request.source, root), root=root)
     text = request.source.read_text(encoding="utf-8")
     into = request.directory or root / DEFAULT_DIR
+    check_output_dir(into, "--dir", display_path(into, root))  # never a link to elsewhere
     with output_errors(into, "--dir"):
         return file_judgment(text, into, judgment_stem(checked.fields))

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from tribunal.atomic import write_atomic
+from tribunal.outputs import check_output_path
 from tribunal.precedents.merge import MergeOutcome, merge_precedents
 
 
@@ -22,6 +23,7 @@ class MergeRequest:
 def merge(request: MergeRequest) -> MergeOutcome:
     """Merge and write the result (or the conflict markers) to `ours`, keeping its mode."""
     ours = request.ours
+    check_output_path(ours, "OURS")  # C-3: the result replaces only a regular file
     outcome = merge_precedents(
         request.base.read_bytes(), ours.read_bytes(), request.theirs.read_bytes()
     )

@@ -20,6 +20,7 @@ from tribunal.enums import HookEvent
 from tribunal.evidence.dispute.hook_log import HookEntry
 from tribunal.evidence.dispute.movement import MovementFiles
 from tribunal.evidence.dispute.votes import Vote
+from tribunal.markdown import code
 from tribunal.refs import parse_ref
 
 # the files a dispute may move by.
@@ -144,14 +145,14 @@ def _admit_vote(vote: Vote, files: MovementFiles, used: Mapping[Movement, int]) 
             key = (checksum, event_ref)
             if key in used:
                 reused = reused or (
-                    f"the diff `{diff_ref}` and the event record `{event_ref}` {vote.label} "
-                    f"cites already admitted R{used[key]}: a round needs a new diff"
+                    f"the diff {code(diff_ref)} and the event record {code(event_ref)} "
+                    f"{vote.label} cites already admitted R{used[key]}: a round needs a new diff"
                 )
                 continue
             return Admission(
                 True,
-                f"accepted: {vote.label} cites the diff `{diff_ref}` and the event record "
-                f"`{event_ref}`, whose diff_sha256 matches",
+                f"accepted: {vote.label} cites the diff {code(diff_ref)} and the event record "
+                f"{code(event_ref)}, whose diff_sha256 matches",
                 diff=diff_ref,
                 event=event_ref,
                 key=key,
@@ -162,6 +163,6 @@ def _admit_vote(vote: Vote, files: MovementFiles, used: Mapping[Movement, int]) 
     event_ref, entry = events[0]
     return Admission(
         False,
-        f"the event record `{event_ref}` (diff_sha256 {str(entry.diff_sha256)[:12]}…) does not "
-        f"match the sha256 of `{diff_ref}` ({hashlib.sha256(data).hexdigest()[:12]}…)",
+        f"the event record {code(event_ref)} (diff_sha256 {str(entry.diff_sha256)[:12]}…) does not "
+        f"match the sha256 of {code(diff_ref)} ({hashlib.sha256(data).hexdigest()[:12]}…)",
     )

@@ -26,6 +26,7 @@ from tribunal.evidence.dispute.votes import VOTES_DIR
 from tribunal.jury.citations import read_location
 from tribunal.jury.envelope.build import MANIFEST_NAME
 from tribunal.jury.seat.record import SeatRecord
+from tribunal.outputs import check_output_path
 from tribunal.refs import resolve_ref
 
 # V-4: the marks whose location may be cited (not_checked: a record no envelope was given for).
@@ -92,10 +93,12 @@ def vote_target(
     if seat is None or not seat.votes:
         raise BadInput(f"the charter ({charter.label}) seats no voting {role}", field="--role")
     path = dispute_dir / VOTES_DIR / f"R{round_number}-{role.value}.yaml"
+    shown = f"{label}/{VOTES_DIR}/{path.name}"
+    check_output_path(path, "--round", shown)  # C-3: no link, FIFO or device is written through
     if path.exists():
         raise BadInput(
             "a vote file is never overwritten; write the next round (--round) instead",
-            source=f"{label}/{VOTES_DIR}/{path.name}",
+            source=shown,
         )
     manifest_ref = _relative(envelope_dir.resolve() / MANIFEST_NAME, dispute_dir)
     try:

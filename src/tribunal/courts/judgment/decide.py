@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from tribunal.enums import CaseVerdict, EvidenceKind, InvariantReason, JudgmentVerdict, ReasonKind
 from tribunal.errors import BadInput
 from tribunal.evidence.record import Evidence
+from tribunal.markdown import code
 from tribunal.refs import distinct_refs, parse_ref
 
 # T-6: the order in which reasons apply (the first that applies is the reason).
@@ -98,30 +99,29 @@ def _account(cause: Evidence) -> str:
     reasons = reasons if isinstance(reasons, list) else []
     if kind == ReasonKind.COUNTEREXAMPLE_GOT_THROUGH:
         return (
-            f"counterexample `{argument}` got through — no diagnostic fired and the spec's "
+            f"counterexample {code(argument)} got through — no diagnostic fired and the spec's "
             f"answer breaks the case ({_count(len(reasons), 'reason')})"
         )
     if kind == ReasonKind.METRIC_CORRUPTION and {"target", "breached"} <= details.keys():
-        breached = ", ".join(f"`{metric}`" for metric in details["breached"])
+        breached = ", ".join(code(metric) for metric in details["breached"])
         return (
-            f"`{details['target']}` improved from {details.get('baseline_value')} to "
+            f"{code(details['target'])} improved from {details.get('baseline_value')} to "
             f"{details.get('value')} at the cost of {breached}, which fails regardless of the gain"
         )
     if kind == ReasonKind.VIOLATES_INVARIANT:
         if details.get("reason") == InvariantReason.MISSING_METRIC:
-            return f"`{argument}` is missing or not a number, so its threshold cannot pass"
+            return f"{code(argument)} is missing or not a number, so its threshold cannot pass"
         if {"value", "op", "threshold"} <= details.keys():
-            return (
-                f"`{argument}` = {details['value']} breaks "
-                f"`{argument} {details['op']} {details['threshold']}`"
-            )
-        return f"the invariant on `{argument}` is violated"
+            bound = f"{argument} {details['op']} {details['threshold']}"
+            return f"{code(argument)} = {details['value']} breaks {code(bound)}"
+        return f"the invariant on {code(argument)} is violated"
     if kind == ReasonKind.DEFERRED:
         why = reasons[0] if reasons else "the case and the spec disagree"
         return (
-            f"case `{argument}` is deferred ({why}); the spec is incomplete and a human arbitrates"
+            f"case {code(argument)} is deferred ({why}); "
+            "the spec is incomplete and a human arbitrates"
         )
-    return f"{cause.kind} evidence is {cause.verdict} with `{cause.reason_code}`"
+    return f"{cause.kind} evidence is {cause.verdict} with {code(cause.reason_code)}"
 
 
 def _rank(record: Evidence) -> int:

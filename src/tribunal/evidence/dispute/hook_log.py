@@ -16,6 +16,7 @@ from tribunal.documents import first_schema_error, format_field, parse_json, rea
 from tribunal.enums import DisputeEvidenceKind, HookEvent
 from tribunal.errors import BadInput
 from tribunal.evidence.dispute.checks import KindCheck, Shortfall
+from tribunal.markdown import code
 
 if TYPE_CHECKING:
     from tribunal.evidence.dispute.model import Dispute
@@ -99,7 +100,7 @@ def check_hook_logs(dispute: Dispute, declared: Any, where: str) -> KindCheck:
             seen[entry.event] += 1
     for event, count in seen.items():
         if count == 0:
-            logs = ", ".join(f"`{name}`" for name in files) or "the hook logs"
+            logs = ", ".join(code(name) for name in files) or "the hook logs"
             shortfalls.append(Shortfall(where, f"no valid {event} record in {logs}"))
     summary = ", ".join(f"{count} {event}" for event, count in seen.items())
     return KindCheck(

@@ -138,13 +138,14 @@ def hook_log_lock(log: Path) -> Path:
 
 
 def append_record(log: Path, line: str) -> None:
-    """Append one line to `log` under an exclusive lock, flushed to disk (C-4)."""
+    """Append one line to `log` under an exclusive lock, flushed to disk (C-4); BadInput when
+    `log` is no regular file (`outputs.append_line`)."""
     from filelock import FileLock
+
+    from tribunal.outputs import append_line
 
     log.parent.mkdir(parents=True, exist_ok=True)
     lock = hook_log_lock(log)
     lock.parent.mkdir(parents=True, exist_ok=True)
-    with FileLock(str(lock)), log.open("a", encoding="utf-8") as handle:
-        handle.write(line + "\n")
-        handle.flush()
-        os.fsync(handle.fileno())
+    with FileLock(str(lock)):
+        append_line(log, line, "--log")

@@ -15,6 +15,7 @@ from tribunal.documents import Document, format_field, parse_json, read_text
 from tribunal.enums import DisputeEvidenceKind
 from tribunal.errors import BadInput
 from tribunal.evidence.dispute.checks import KindCheck, Shortfall
+from tribunal.markdown import code
 
 if TYPE_CHECKING:
     from tribunal.evidence.dispute.model import Dispute
@@ -58,7 +59,7 @@ def check_schema_records(dispute: Dispute, declared: Any, where: str) -> KindChe
         if path.is_file():
             files.append(label)
     files.append(schema_label)
-    summary = f"{count} record(s) in {len(records)} file(s) checked against `{schema_label}`"
+    summary = f"{count} record(s) in {len(records)} file(s) checked against {code(schema_label)}"
     return KindCheck(kind, where, tuple(files), summary, tuple(shortfalls))
 
 
@@ -193,7 +194,7 @@ def _message(error: Any) -> str:
 def _ref_of(error: Exception) -> str:
     """The ref an Unresolvable names, shown relative (never the checkout's absolute path)."""
     ref = str(getattr(error, "ref", "") or error)
-    return f"`{ref}` (outside the repository, a URL, or no such file)"
+    return f"{code(ref)} (outside the repository, a URL, or no such file)"
 
 
 def _where(error: BadInput, label: str) -> str:

@@ -20,6 +20,7 @@ from tribunal.jury.verdict import parse_verdict
 from tribunal.jury.verdict_schema import (
     SchemaDialect,
     line_range,
+    lines_except,
     location_pattern,
     path_literal,
     schema_dialect,
@@ -318,3 +319,30 @@ def test_every_line_of_every_citable_file_is_admitted(envelope: Mapping[str, str
         assert pattern is not None
         for line in {1, count // 2 + 1, count}:
             assert re.fullmatch(pattern, f"{path}:{line}"), (path, line)
+
+
+@settings(max_examples=60)
+@given(st.integers(1, 1500), st.data())
+def test_the_example_line_is_left_out_and_every_other_line_kept(
+    last: int, data: st.DataObject
+) -> None:
+    skip = data.draw(st.integers(1, last))
+    alternatives = lines_except(last, skip)
+    if last == 1:
+        assert alternatives is None
+        return
+    assert alternatives is not None and "\\" not in alternatives
+    pattern = re.compile(f"^({alternatives})$")
+    others = data.draw(st.lists(st.integers(0, 2000), max_size=20))
+    for number in {1, skip - 1, skip, skip + 1, last, last + 1, *others}:
+        assert bool(pattern.match(str(number))) == (1 <= number <= last and number != skip)
+    assert not pattern.match("0") and not pattern.match(f"0{skip}")
+
+
+def test_the_strict_schema_leaves_the_example_line_out_of_locations() -> None:
+    envelope = {"calc.py": "a\nb\nc\n", "tests/test_calc.py": "import calc\nx\n"}
+    schema = strict_verdict_schema("defect", envelope, example=("tests/test_calc.py", 1))
+    checked = schema["properties"]["checked"]["items"]
+    pattern = re.compile(checked["properties"]["location"]["pattern"])
+    assert not pattern.match("tests/test_calc.py:1")
+    assert all(pattern.match(spot) for spot in ("tests/test_calc.py:2", "calc.py:1", "calc.py:3"))

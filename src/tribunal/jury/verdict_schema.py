@@ -69,12 +69,15 @@ def strict_verdict_schema(
     lens: str,
     envelope: Mapping[str, str] | None,
     dialect: SchemaDialect = SchemaDialect.GRAMMAR,
+    *,
+    example: tuple[str, int] | None = None,
 ) -> dict[str, Any]:
     """The strict verdict schema of a seat of `lens` over `envelope` (path -> the text the
-    juror was shown; None: no envelope, `location` any non-empty string). Returns a new
-    JSON Schema object; raises nothing."""
+    juror was shown; None: no envelope, `location` any non-empty string); `example` is the
+    output protocol's example citation (path, line), which the location pattern leaves out.
+    Returns a new JSON Schema object; raises nothing."""
     text = _non_empty(dialect)
-    pattern = location_pattern(envelope or {})
+    pattern = location_pattern(envelope or {}, example=example)
     location = dict(text) if pattern is None else {"type": "string", "pattern": pattern}
     cited = {"location": location, "evidence": {"type": "string"}, "claim": text}
     finding = {
@@ -91,15 +94,27 @@ def strict_verdict_schema(
     )
 
 
-def location_pattern(envelope: Mapping[str, str]) -> str | None:
+def location_pattern(
+    envelope: Mapping[str, str], *, example: tuple[str, int] | None = None
+) -> str | None:
     """The anchored pattern admitting exactly `path:line` for every citable file of `envelope`
-    and every line it has (V-4's count), or None when no file can be cited."""
+    and every line it has (V-4's count) — but the example's line (`example`: path, line), or
+    None when no file can be cited.
+
+    E-5: small models copy the protocol's example citation (a live 0.5B juror cited its line in
+    every seat), and a copy never counts; leaving that line out of the grammar makes a juror
+    under a schema form cite a line of its own choosing instead. The line is one no review
+    needs (the protocol picks an import or another plain line of a test file)."""
     choices = []
     for path, text in envelope.items():
         count = len(text.splitlines())  # V-4: the lines a citation may name
         literal = path_literal(path)
-        if literal is not None and count > 0:
-            choices.append(f"{literal}:({line_range(count)})")
+        if literal is None or count == 0:
+            continue
+        skip = example[1] if example is not None and example[0] == path else None
+        lines = line_range(count) if skip is None else lines_except(count, skip)
+        if lines is not None:
+            choices.append(f"{literal}:({lines})")
     if not choices:
         return None
     return f"^({'|'.join(choices)})$"
@@ -132,6 +147,42 @@ def line_range(last: int) -> str:
     digits = str(last)
     shorter = [_digit_run(length) for length in range(1, len(digits))]
     return "|".join([*shorter, *_up_to(digits, first=True)])
+
+
+def lines_except(last: int, skip: int) -> str | None:
+    """An alternation (no anchors, no backslash) matching exactly the numbers 1..`last` but
+    `skip`, or None when no number is left."""
+    parts = [*([line_range(skip - 1)] if skip > 1 else []), *number_range(skip + 1, last)]
+    return "|".join(parts) if parts else None
+
+
+def number_range(low: int, high: int) -> list[str]:
+    """Alternatives (no anchors, no backslash) matching exactly the numbers `low`..`high`
+    (both at least 1) written without leading zeros; none when `low` > `high`."""
+    alternatives: list[str] = []
+    for length in range(len(str(low)), len(str(high)) + 1):
+        first, last = max(low, 10 ** (length - 1)), min(high, 10**length - 1)
+        if first <= last:
+            alternatives += _same_length(str(first), str(last))
+    return alternatives
+
+
+def _same_length(low: str, high: str) -> list[str]:
+    """Alternatives matching every digit string from `low` to `high` (of one length)."""
+    if len(low) == 1:
+        return [_digit_class(int(low), int(high))]
+    if low[0] == high[0]:
+        return [low[0] + _group(_same_length(low[1:], high[1:]))]
+    rest = len(low) - 1
+    parts = [low[0] + _group(_same_length(low[1:], "9" * rest))]
+    if int(high[0]) - int(low[0]) > 1:
+        parts.append(_digit_class(int(low[0]) + 1, int(high[0]) - 1) + "[0-9]" * rest)
+    parts.append(high[0] + _group(_same_length("0" * rest, high[1:])))
+    return parts
+
+
+def _group(alternatives: list[str]) -> str:
+    return alternatives[0] if len(alternatives) == 1 else f"({'|'.join(alternatives)})"
 
 
 def _digit_run(length: int) -> str:

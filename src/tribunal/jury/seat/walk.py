@@ -171,7 +171,9 @@ class SeatContext:
         if not form.sends_schema:
             return None
         dialect = schema_dialect(rung.transport, form)
-        return strict_verdict_schema(lens, self.envelope_files, dialect)
+        example = self.example
+        skip = (example.path, example.line) if example is not None else None
+        return strict_verdict_schema(lens, self.envelope_files, dialect, example=skip)
 
     def server_of(self, rung: Rung) -> str | None:
         """L-9: the server `rung` calls — scheme, host and port of its endpoint as its transport

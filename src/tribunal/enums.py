@@ -473,3 +473,28 @@ class DisputeSource(StrEnum):
     CASE = "case"  # a counterexample case file: given_snapshot, when_payload, top-level scalars
     JUDGMENT = "judgment"  # a judgment.md: its front matter
     FACTS = "facts"  # a YAML or JSON mapping
+
+
+class PanelRisk(StrEnum):
+    """P-1: how much a slice puts at stake; it sets the default lenses."""
+
+    LOW = "low"
+    NORMAL = "normal"
+    HIGH = "high"
+
+
+class ExecutorStatus(StrEnum):
+    """P-9: what an executor reports about the slice it built."""
+
+    DONE = "DONE"
+    DONE_WITH_CONCERNS = "DONE_WITH_CONCERNS"
+    NEEDS_CONTEXT = "NEEDS_CONTEXT"
+    BLOCKED = "BLOCKED"
+
+
+class ConcernKind(StrEnum):
+    """P-9: an executor's concern; correctness and scope ones are resolved before a panel sits."""
+
+    CORRECTNESS = "correctness"
+    SCOPE = "scope"
+    OBSERVATION = "observation"

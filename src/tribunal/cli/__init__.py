@@ -38,6 +38,7 @@ COMMANDS: dict[str, str] = {
     "records": "tribunal.cli.records:records",
     "adjudicate": "tribunal.cli.adjudicate:adjudicate",
     "convene": "tribunal.cli.convene:convene",
+    "panel": "tribunal.cli.panel:panel",
 }
 
 

@@ -136,7 +136,7 @@ def record_round(
         "new_findings": list(decision.new_findings),
         "adjudications": [],
     }
-    with _locked(path) as ledger:
+    with locked_ledger(path) as ledger:
         dispute = _find(ledger, key)
         if dispute is None:
             dispute = {"contract": key.contract, "base": key.base, "rounds": []}
@@ -191,7 +191,7 @@ def adjudicate(
         raise BadInput(str(error), field="--evidence") from None
     if not note.strip():
         raise BadInput("a refutation needs a note saying why", field="--note")
-    with _locked(path, label=shown) as ledger:
+    with locked_ledger(path, label=shown) as ledger:
         holders = [
             dispute
             for dispute in ledger["disputes"]
@@ -214,7 +214,7 @@ def adjudicate(
                 field="--finding",
             )
         dispute = holders[0]
-        _resolve_evidence(evidence, judged_root(dispute, root))
+        resolve_evidence(evidence, judged_root(dispute, root))
         entry = _raising_rounds(dispute, fingerprint)[-1]
         raised = next(item for item in entry["findings"] if item["fingerprint"] == fingerprint)
         record = {
@@ -240,7 +240,7 @@ def judged_root(dispute: dict[str, Any], fallback: Path) -> Path:
     return fallback
 
 
-def _resolve_evidence(evidence: str, root: Path) -> None:
+def resolve_evidence(evidence: str, root: Path) -> None:
     """BadInput (field `--evidence`) unless `evidence` resolves inside `root`."""
     from tribunal.errors import BrokenRef
     from tribunal.refs import resolve_ref
@@ -286,7 +286,7 @@ def _key(dispute: dict[str, Any]) -> DisputeKey:
 
 
 @contextmanager
-def _locked(path: Path, *, label: str | None = None) -> Iterator[dict[str, Any]]:
+def locked_ledger(path: Path, *, label: str | None = None) -> Iterator[dict[str, Any]]:
     """Hold the ledger's lock, yield the freshly read ledger, write it back atomically when the
     block ends without an error (an error writes nothing)."""
     from filelock import FileLock, Timeout

@@ -1,5 +1,6 @@
 """`tribunal adjudicate`: a finding refuted with evidence, recorded in the ledger; it rides along
-in the next round's prompts and no longer blocks (B-3)."""
+in the next round's prompts and no longer blocks (B-3). Or an executor's correctness or scope
+concern resolved with evidence, so the panel court may sit (P-9)."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from tribunal.outputs import check_output_path
 from tribunal.paths import display_path
 from tribunal.records.ledger import Refutation, default_ledger_path
 from tribunal.records.ledger import adjudicate as record_refutation
+from tribunal.records.slices import Resolution, resolve_concern
 
 
 @dataclass(frozen=True)
@@ -41,5 +43,34 @@ def adjudicate(request: AdjudicateRequest) -> Refutation:
         root=root,
         contract=request.contract,
         base=request.base,
+        label=display_path(path, root),
+    )
+
+
+@dataclass(frozen=True)
+class ConcernRequest:
+    """The concern's number in the slice's latest report, the `path:line` that resolves it, why,
+    the ledger (None: the root's default ledger), and the slice (None: the ledger's only one)."""
+
+    number: int
+    evidence: str
+    note: str
+    root: Path
+    ledger: Path | None = None
+    slice_id: str | None = None
+
+
+def resolve(request: ConcernRequest) -> Resolution:
+    """Record the concern resolved; return what was recorded. Raises BadInput (nothing written)
+    for an unknown slice or concern, evidence that does not resolve, or an empty note."""
+    root = request.root
+    path = request.ledger if request.ledger is not None else default_ledger_path(root)
+    return resolve_concern(
+        path,
+        request.number,
+        evidence=request.evidence,
+        note=request.note,
+        root=root,
+        slice_id=request.slice_id,
         label=display_path(path, root),
     )

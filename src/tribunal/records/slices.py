@@ -1,0 +1,205 @@
+"""The panel court's slices in the ledger (P-1, P-9): per slice — keyed by `slice_id` — the frozen
+criteria's sha256, every dispatch (an executor report handed over: status, executor, context,
+weight, concerns), the concerns resolved with evidence, the rounds and the vettings.
+
+The same file, lock and atomic writes as the blind court's disputes (`records.ledger`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from tribunal.errors import BadInput
+from tribunal.evidence.slice.criteria import SliceCriteria
+from tribunal.evidence.slice.report import Concern, ExecutorReport
+from tribunal.records.ledger import load_ledger, locked_ledger, resolve_evidence
+
+
+@dataclass(frozen=True)
+class Freezing:
+    """What `freeze` did: `new` is False when the same criteria were frozen already."""
+
+    slice_id: str
+    sha256: str
+    new: bool
+
+
+def find_slice(ledger: dict[str, Any], slice_id: str) -> dict[str, Any] | None:
+    """The ledger's entry for `slice_id`, or None."""
+    for entry in ledger.get("slices", []):
+        if entry["slice_id"] == slice_id:
+            found: dict[str, Any] = entry
+            return found
+    return None
+
+
+def frozen_sha(ledger: dict[str, Any], slice_id: str) -> str | None:
+    """P-1: the sha256 the ledger froze for `slice_id`, or None."""
+    entry = find_slice(ledger, slice_id)
+    return entry["criteria_sha256"] if entry is not None else None
+
+
+def changed_after_freezing(frozen: str, now: str) -> str:
+    """P-1: the message for criteria whose hash differs from the frozen one."""
+    return f"criteria changed after freezing: frozen {frozen[:12]}, now {now[:12]}"
+
+
+def freeze(
+    path: Path, criteria: SliceCriteria, *, by: str = "freeze", label: str | None = None
+) -> Freezing:
+    """P-1: record the criteria's sha256 for its slice. Returns the Freezing (not new when the
+    same hash was frozen before). Raises BadInput (nothing written) when another hash was."""
+    with locked_ledger(path, label=label) as ledger:
+        entry = _entry(ledger, criteria.slice_id)
+        frozen = entry["criteria_sha256"]
+        if frozen is not None and frozen != criteria.sha256:
+            raise BadInput(changed_after_freezing(frozen, criteria.sha256), source=criteria.label)
+        entry["criteria_sha256"] = criteria.sha256
+        entry.setdefault("frozen_by", by)
+        return Freezing(criteria.slice_id, criteria.sha256, frozen is None)
+
+
+def dispatches_used(ledger: dict[str, Any], slice_id: str) -> int:
+    """P-9: the dispatch budget spent so far — every recorded report's weight (complexity)."""
+    entry = find_slice(ledger, slice_id)
+    return sum(item["weight"] for item in entry["dispatches"]) if entry is not None else 0
+
+
+def last_blocked(ledger: dict[str, Any], slice_id: str) -> dict[str, Any] | None:
+    """The latest dispatch of `slice_id` when it was BLOCKED, else None."""
+    entry = find_slice(ledger, slice_id)
+    if entry is None or not entry["dispatches"]:
+        return None
+    latest: dict[str, Any] = entry["dispatches"][-1]
+    return latest if latest["status"] == "BLOCKED" else None
+
+
+def resolved_concerns(ledger: dict[str, Any], slice_id: str) -> frozenset[str]:
+    """P-9: the fingerprints of the concerns of `slice_id` resolved with evidence."""
+    entry = find_slice(ledger, slice_id)
+    return frozenset(item["fingerprint"] for item in entry["concerns"]) if entry else frozenset()
+
+
+def record_dispatch(
+    path: Path,
+    slice_id: str,
+    report: ExecutorReport,
+    *,
+    round_number: int,
+    label: str | None = None,
+) -> dict[str, Any]:
+    """P-9: record `report` as a dispatch of `slice_id` in round `round_number`. Returns the
+    entry written."""
+    dispatch = {
+        "round": round_number,
+        "status": report.status.value,
+        "executor": report.executor,
+        "context": report.context,
+        "weight": report.complexity,
+        "concerns": [_concern_entry(concern) for concern in report.concerns],
+    }
+    with locked_ledger(path, label=label) as ledger:
+        _entry(ledger, slice_id)["dispatches"].append(dispatch)
+    return dispatch
+
+
+@dataclass(frozen=True)
+class Resolution:
+    """What `resolve_concern` recorded."""
+
+    slice_id: str
+    concern: dict[str, Any]
+
+
+def resolve_concern(
+    path: Path,
+    number: int,
+    *,
+    evidence: str,
+    note: str,
+    root: Path,
+    slice_id: str | None = None,
+    label: str | None = None,
+) -> Resolution:
+    """P-9: record concern `number` (from 1) of the slice's latest dispatch resolved with
+    `evidence` (`path:line`, resolving inside `root`) and `note`. `slice_id` may be omitted when
+    the ledger holds one slice. Raises BadInput (nothing written) for an unknown or ambiguous
+    slice, a concern the latest report does not have, bad evidence or an empty note."""
+    if not note.strip():
+        raise BadInput("a resolution needs a note saying why", field="--note")
+    shown = label if label is not None else str(path)
+    with locked_ledger(path, label=label) as ledger:
+        entry = _pick_slice(ledger, slice_id, shown)
+        dispatches: Sequence[dict[str, Any]] = entry["dispatches"]
+        concerns = dispatches[-1]["concerns"] if dispatches else []
+        raised = next((item for item in concerns if item["number"] == number), None)
+        if raised is None:
+            raise BadInput(
+                f"the latest report of slice {entry['slice_id']!r} has no concern {number} "
+                f"(it has {len(concerns)})",
+                source=shown,
+                field="--concern",
+            )
+        resolve_evidence(evidence, root)
+        record = {
+            "fingerprint": raised["fingerprint"],
+            "kind": raised["kind"],
+            "text": raised["text"],
+            "evidence": evidence.strip(),
+            "note": note.strip(),
+        }
+        entry["concerns"] = [
+            *(item for item in entry["concerns"] if item["fingerprint"] != raised["fingerprint"]),
+            record,
+        ]
+        return Resolution(entry["slice_id"], record)
+
+
+def slice_ids(path: Path, label: str | None = None) -> list[str]:
+    """Every slice the ledger at `path` holds, in order."""
+    return [entry["slice_id"] for entry in load_ledger(path, label).get("slices", [])]
+
+
+def _pick_slice(ledger: dict[str, Any], slice_id: str | None, shown: str) -> dict[str, Any]:
+    slices = ledger.get("slices", [])
+    if slice_id is None:
+        if len(slices) != 1:
+            names = ", ".join(entry["slice_id"] for entry in slices) or "none"
+            raise BadInput(
+                f"name the slice with --slice (the ledger holds: {names})",
+                source=shown,
+                field="--slice",
+            )
+        found: dict[str, Any] = slices[0]
+        return found
+    entry = find_slice(ledger, slice_id)
+    if entry is None:
+        raise BadInput(f"the ledger holds no slice {slice_id!r}", source=shown, field="--slice")
+    return entry
+
+
+def _entry(ledger: dict[str, Any], slice_id: str) -> dict[str, Any]:
+    entry = find_slice(ledger, slice_id)
+    if entry is None:
+        entry = {
+            "slice_id": slice_id,
+            "criteria_sha256": None,
+            "dispatches": [],
+            "concerns": [],
+            "rounds": [],
+            "vettings": [],
+        }
+        ledger.setdefault("slices", []).append(entry)
+    return entry
+
+
+def _concern_entry(concern: Concern) -> dict[str, Any]:
+    return {
+        "number": concern.number,
+        "kind": concern.kind.value,
+        "text": concern.text,
+        "fingerprint": concern.fingerprint,
+    }

@@ -64,3 +64,23 @@ def test_bad_criteria_are_bad_input_and_no_ledger_is_written(repo: Path) -> None
     assert refused.exit_code == 2
     assert "tribunal: error: criteria.yaml:" in refused.stderr and "adversary" in refused.stderr
     assert not (repo / ".tribunal" / "ledger.json").exists()
+
+
+def test_criteria_are_frozen_by_the_ledger_or_by_the_base_commit(repo: Path) -> None:
+    from tribunal.errors import BadInput
+    from tribunal.evidence.slice.criteria import load_criteria
+    from tribunal.records.ledger import load_ledger
+    from tribunal.records.slices import check_frozen
+
+    criteria = load_criteria(repo / "criteria.yaml", "criteria.yaml")
+    empty = load_ledger(repo / "none.json")
+    assert check_frozen(empty, criteria, at_base=True) == "base"
+    with pytest.raises(BadInput, match="the criteria are not frozen"):
+        check_frozen(empty, criteria, at_base=False)
+    assert freeze("--criteria", "criteria.yaml").exit_code == 0
+    ledger = load_ledger(repo / ".tribunal" / "ledger.json")
+    assert check_frozen(ledger, criteria, at_base=False) == "ledger"
+    (repo / "criteria.yaml").write_text(CRITERIA + "risk: low\n", encoding="utf-8")
+    changed = load_criteria(repo / "criteria.yaml", "criteria.yaml")
+    with pytest.raises(BadInput, match="criteria changed after freezing: frozen"):
+        check_frozen(ledger, changed, at_base=True)  # a frozen hash wins over the base commit

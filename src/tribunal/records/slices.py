@@ -62,6 +62,24 @@ def freeze(
         return Freezing(criteria.slice_id, criteria.sha256, frozen is None)
 
 
+def check_frozen(ledger: dict[str, Any], criteria: SliceCriteria, *, at_base: bool) -> str:
+    """P-1: how the criteria are frozen — `"ledger"` (their sha256 frozen first) or `"base"`
+    (byte-identical in the base commit). Raises BadInput when a frozen sha256 differs (naming
+    both), or when they are neither."""
+    frozen = frozen_sha(ledger, criteria.slice_id)
+    if frozen is not None:
+        if frozen != criteria.sha256:
+            raise BadInput(changed_after_freezing(frozen, criteria.sha256), source=criteria.label)
+        return "ledger"
+    if at_base:
+        return "base"
+    raise BadInput(
+        "the criteria are not frozen: commit them before the work (byte-identical at --base), "
+        "or run tribunal panel freeze before the executor starts",
+        source=criteria.label,
+    )
+
+
 def dispatches_used(ledger: dict[str, Any], slice_id: str) -> int:
     """P-9: the dispatch budget spent so far — every recorded report's weight (complexity)."""
     entry = find_slice(ledger, slice_id)

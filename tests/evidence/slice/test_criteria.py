@@ -85,3 +85,16 @@ def test_a_dimension_listed_twice_names_its_line(tmp_path: Path) -> None:
     with pytest.raises(BadInput, match="dimension 'robustness' is listed twice") as caught:
         load_criteria(write(tmp_path, text), "criteria.yaml")
     assert str(caught.value).startswith("criteria.yaml:6: dimensions[2]")
+
+
+def test_criteria_committed_at_base_are_read_from_that_commit(tmp_path: Path) -> None:
+    from testing.gitrepo import GitRepo
+
+    from tribunal.evidence.slice.criteria import bytes_at
+
+    repo = GitRepo(tmp_path / "repo")
+    base = repo.commit("criteria first", {"criteria.yaml": CRITERIA})
+    path = repo.write("criteria.yaml", CRITERIA + "risk: low\n")
+    assert bytes_at(repo.path, base, path) == CRITERIA.encode()
+    assert bytes_at(repo.path, base, repo.path / "missing.yaml") is None
+    assert bytes_at(repo.path, base, tmp_path / "outside.yaml") is None

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import hashlib
 import math
+import subprocess
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -209,3 +210,17 @@ def _reference(document: Document, text: str, index: int) -> str:
     if path.is_absolute() or ".." in path.parts or text.strip() in ("", "."):
         raise document.bad("a reference is a path inside the repository", ("references", index))
     return path.as_posix()
+
+
+def bytes_at(repo: Path, rev: str, path: Path) -> bytes | None:
+    """The bytes of `path` (a file inside `repo`) in commit `rev`, or None when the commit does
+    not hold it (or `path` lies outside the repository). P-1: criteria committed before the work
+    are frozen by that commit."""
+    try:
+        relative = path.resolve().relative_to(repo.resolve()).as_posix()
+    except ValueError:
+        return None
+    shown = subprocess.run(
+        ["git", "-C", str(repo), "show", f"{rev}:{relative}"], capture_output=True, check=False
+    )
+    return shown.stdout if shown.returncode == 0 else None

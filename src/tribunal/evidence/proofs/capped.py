@@ -51,10 +51,12 @@ class CappedRun:
         return None
 
 
-def run_capped(command: str, cwd: Path, timeout_s: float) -> CappedRun:
-    """Run `command` with `/bin/sh -c` in `cwd`, stdin closed, output captured; kill its
-    process group at `timeout_s` seconds. Returns the CappedRun; raises nothing for the
-    command's own failures."""
+def run_capped(
+    command: str, cwd: Path, timeout_s: float, *, tail_bytes: int = _TAIL_BYTES
+) -> CappedRun:
+    """Run `command` with `/bin/sh -c` in `cwd`, stdin closed, output captured (its last
+    `tail_bytes` kept); kill its process group at `timeout_s` seconds. Returns the CappedRun;
+    raises nothing for the command's own failures."""
     with tempfile.TemporaryFile() as output:
         process = subprocess.Popen(
             ["/bin/sh", "-c", command],
@@ -70,7 +72,7 @@ def run_capped(command: str, cwd: Path, timeout_s: float) -> CappedRun:
             # The leader is not reaped yet, so its id still names this group, never a new one.
             _kill_group(process.pid)
             returncode = process.wait()
-        output.seek(max(0, output.seek(0, os.SEEK_END) - _TAIL_BYTES))
+        output.seek(max(0, output.seek(0, os.SEEK_END) - tail_bytes))
         tail = output.read().decode("utf-8", "replace")
     if timed_out:
         return CappedRun(None, timeout_s, timed_out=True, output_tail=tail)

@@ -36,12 +36,18 @@ class SeatVerdict(StrEnum):
 
 
 class Severity(StrEnum):
-    """V-1 finding severities, strongest first."""
+    """V-1 finding severities, strongest first. Severity orders a fix list; it never decides an
+    outcome's class (P-8)."""
 
     BLOCKER = "blocker"
     MAJOR = "major"
     MINOR = "minor"
     INFO = "info"
+
+    @property
+    def rank(self) -> int:
+        """0 for blocker (listed first), 3 for info."""
+        return list(Severity).index(self)
 
 
 class Outcome(StrEnum):
@@ -498,3 +504,140 @@ class ConcernKind(StrEnum):
     CORRECTNESS = "correctness"
     SCOPE = "scope"
     OBSERVATION = "observation"
+
+
+# --- the panel court (P-4..P-8) ----------------------------------------------------------------
+
+
+class PanelOutcome(StrEnum):
+    """P-8 outcomes, in precedence order: the first that applies decides."""
+
+    NOT_CONVENED = "NOT_CONVENED"
+    INVALID = "INVALID"
+    HOLD = "HOLD"
+    ESCALATE = "ESCALATE"
+    BLOCK = "BLOCK"
+    ITERATE = "ITERATE"
+    SHIP_WITH_CAVEATS = "SHIP_WITH_CAVEATS"
+    SHIP = "SHIP"
+
+    @property
+    def precedence(self) -> int:
+        """P-8: 0 for the outcome checked first (NOT_CONVENED), 7 for SHIP."""
+        return list(PanelOutcome).index(self)
+
+
+class Recommendation(StrEnum):
+    """P-4: what a member may recommend. ESCALATE is not among them: the orchestrator alone
+    escalates (source 001: "仅由编排器决定——绝不能作为评审小组的建议")."""
+
+    SHIP = "SHIP"
+    SHIP_WITH_CAVEATS = "SHIP_WITH_CAVEATS"
+    ITERATE = "ITERATE"
+    BLOCK = "BLOCK"
+
+
+class ScorecardPhase(StrEnum):
+    """P-6: the phase a scorecard was written in."""
+
+    SCORE = "score"
+    SYNTHESIS = "synthesis"
+
+
+class ScenarioKind(StrEnum):
+    """P-4: the kind of a failure scenario."""
+
+    CORRECTNESS = "correctness"
+    SAFETY = "safety"
+    OTHER = "other"
+
+
+class VerdictSource(StrEnum):
+    """Where a panel member's verdict came from (its card, a malformed card, a hold)."""
+
+    CARD = "card"
+    MALFORMED = "malformed"
+    HOLD = "hold"
+
+
+class TriggerName(StrEnum):
+    """P-6 disagreement triggers; any one opens exactly one synthesis phase."""
+
+    SPREAD = "spread"
+    ADVERSARY_SCORED_ONE = "adversary scored 1"
+    CONFIDENCE_SPLIT = "confidence split"
+    PASS_FAIL_SPLIT = "pass/fail split"
+
+
+class ConsensusKind(StrEnum):
+    """P-7: how a dimension's consensus was reached, or why there is none."""
+
+    AGREED = "agreed"  # every score within 1 of every other
+    MAJORITY = "majority"  # a strict majority within 1 of each other; the rest dissent
+    DEADLOCK = "deadlock"  # no strict majority within 1 of each other
+    UNSCORED = "unscored"  # no score left at all: every one refuted or absent
+
+
+class PanelItemKind(StrEnum):
+    """What a refuted-log or fix-list entry is."""
+
+    SCORE = "score"
+    FINDING = "finding"
+    SCENARIO = "scenario"
+    ESCALATION = "escalation"
+
+
+class PanelRule(StrEnum):
+    """The rules an outcome is decided by; `Decision.reasons` names them, the deciding one
+    first. Declared in the order they are checked (P-8's table, top to bottom), so the reasons
+    sorted by `rank` put the deciding one first. The values reach users: short, stable, and
+    free of requirement IDs."""
+
+    NOT_CONVENED = "not convened"
+    INVALID = "verification could not run cleanly"
+    LENS_NOT_SEATED = "lens not seated"
+    BEYOND_BUDGET = "beyond budget"
+    DEADLOCK = "deadlock"
+    DIMENSION_NOT_SCORED = "dimension not scored"
+    UNREFUTED_ESCALATION = "unrefuted escalation"
+    STRUCTURAL_BLOCK = "majority recommends BLOCK on a structural finding"
+    BLOCK_CONTRADICTS_EVIDENCE = "BLOCK contradicts the evidence: every finding is a local fix"
+    BELOW_CAVEAT_BAND = "overall below the caveat band"
+    BLOCKED_DIMENSION = "blocked dimension"
+    FAILURE_SCENARIO = "unrefuted correctness or safety scenario"
+    SERIOUS_FINDING = "unrefuted blocker or major finding"
+    VERIFICATION_FAILED = "verification failed"
+    MALFORMED_SCORECARD = "malformed scorecard"
+    IN_CAVEAT_BAND = "overall in the caveat band"
+    AT_TARGET = "overall at or above target"
+
+    @property
+    def outcome(self) -> PanelOutcome:
+        """The outcome this rule decides when it is the first that applies (P-8)."""
+        return _RULE_OUTCOMES[self]
+
+    @property
+    def rank(self) -> int:
+        """The position the rule is checked at: 0 first."""
+        return list(PanelRule).index(self)
+
+
+_RULE_OUTCOMES = {
+    PanelRule.NOT_CONVENED: PanelOutcome.NOT_CONVENED,
+    PanelRule.INVALID: PanelOutcome.INVALID,
+    PanelRule.LENS_NOT_SEATED: PanelOutcome.HOLD,
+    PanelRule.BEYOND_BUDGET: PanelOutcome.ESCALATE,
+    PanelRule.DEADLOCK: PanelOutcome.ESCALATE,
+    PanelRule.DIMENSION_NOT_SCORED: PanelOutcome.ESCALATE,
+    PanelRule.UNREFUTED_ESCALATION: PanelOutcome.ESCALATE,
+    PanelRule.STRUCTURAL_BLOCK: PanelOutcome.BLOCK,
+    PanelRule.BLOCK_CONTRADICTS_EVIDENCE: PanelOutcome.ITERATE,
+    PanelRule.BELOW_CAVEAT_BAND: PanelOutcome.ITERATE,
+    PanelRule.BLOCKED_DIMENSION: PanelOutcome.ITERATE,
+    PanelRule.FAILURE_SCENARIO: PanelOutcome.ITERATE,
+    PanelRule.SERIOUS_FINDING: PanelOutcome.ITERATE,
+    PanelRule.VERIFICATION_FAILED: PanelOutcome.ITERATE,
+    PanelRule.MALFORMED_SCORECARD: PanelOutcome.ITERATE,
+    PanelRule.IN_CAVEAT_BAND: PanelOutcome.SHIP_WITH_CAVEATS,
+    PanelRule.AT_TARGET: PanelOutcome.SHIP,
+}

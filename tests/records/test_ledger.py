@@ -16,7 +16,7 @@ from testing.seat_records import all_pass, finding, passed, refused
 
 from tribunal.cli import cli
 from tribunal.courts.blind.decide import BlindDecision, Proofs, decide
-from tribunal.courts.blind.findings import fingerprint
+from tribunal.courts.fingerprints import fingerprint
 from tribunal.documents import first_schema_error
 from tribunal.enums import Outcome, Severity
 from tribunal.errors import BadInput

@@ -11,7 +11,7 @@ from testing.seat_records import EIGHT, all_pass, finding, held, passed, refused
 from tribunal.cli.exit_codes import ExitCode, for_outcome
 from tribunal.courts.blind.convergence import LedgerView, convergence_failed
 from tribunal.courts.blind.decide import Flags, Proof, Proofs, decide
-from tribunal.courts.blind.findings import fingerprint
+from tribunal.courts.fingerprints import fingerprint
 from tribunal.enums import JudgmentVerdict, Outcome, ProofName, Severity
 from tribunal.errors import BadInput
 from tribunal.jury.prompt import Adjudication

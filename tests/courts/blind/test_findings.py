@@ -2,12 +2,8 @@
 
 from __future__ import annotations
 
-from tribunal.courts.blind.findings import (
-    fingerprint,
-    harness_finding,
-    normalise_claim,
-    normalise_location,
-)
+from tribunal.courts.blind.findings import harness_finding
+from tribunal.courts.fingerprints import fingerprint, normalise_claim, normalise_location
 from tribunal.enums import ProofName, Severity
 from tribunal.jury.seat.record import verifier_claim
 

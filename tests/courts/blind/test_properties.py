@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 from tribunal.cli.exit_codes import ExitCode, for_outcome
 from tribunal.courts.blind.convergence import LedgerView
 from tribunal.courts.blind.decide import Flags, Proof, Proofs, decide
-from tribunal.courts.blind.findings import fingerprint
+from tribunal.courts.fingerprints import fingerprint
 from tribunal.enums import CitationStatus, Outcome, ProofName, SeatVerdict, Severity
 from tribunal.jury.prompt import Adjudication
 from tribunal.jury.seat.record import SAME_FAMILY, SeatRecord

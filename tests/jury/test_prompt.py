@@ -25,8 +25,12 @@ from tribunal.jury.prompt import (
     OneOf,
     Rule,
     Slot,
+    Span,
+    fence,
+    fresh_nonce,
     new_nonce,
     protocol_lens_line,
+    render_adjudications,
     render_prompt,
     render_protocol,
 )
@@ -288,6 +292,36 @@ def test_another_court_renders_its_own_fields_the_same_way() -> None:
     assert '"recommendation": "SHIP" | "ITERATE" | "BLOCK"' in text
     rule = '- Quote a line as it stands, like "if now - start > window:" at "limiter.py:14".'
     assert rule in text
+
+
+def test_ranges_and_scalar_choices_are_shown_but_are_no_json() -> None:
+    # P-3: a range, never one example number a seat could anchor on; choices may be any scalar.
+    form = AnswerForm(
+        fields=(("score", Span(1, 10)), ("confidence", Span(0.0, 1.0)),
+                ("structural", OneOf((False, True))), ("escalation", None)),
+        rules=(),
+    )  # fmt: skip
+    block = example_block(render_protocol("adversary", None, form))
+    assert '"score": 1 to 10,\n  "confidence": 0.0 to 1.0,\n' in block
+    assert '"structural": false | true,\n  "escalation": null\n' in block
+    with pytest.raises(json.JSONDecodeError):
+        json.loads(block)
+
+
+def test_fences_and_nonces_serve_every_court() -> None:
+    assert fence("REQUEST", NONCE, "text") == (
+        f"<<<REQUEST {NONCE} BEGIN>>>\ntext\n<<<REQUEST {NONCE} END>>>\n"
+    )
+    assert (
+        fence("OUTPUT", NONCE, "a\n")
+        == f"<<<OUTPUT {NONCE} BEGIN>>>\na\n<<<OUTPUT {NONCE} END>>>\n"
+    )
+    draws = iter(["a" * 20, "b" * 20])
+    # The nonce is fresh against every piece of the material, not only the first.
+    assert fresh_nonce(["x", "A" * 20], make_nonce=lambda: next(draws)) == "b" * 20
+    with pytest.raises(BadInput):
+        fresh_nonce(["x", NONCE.upper()], NONCE)
+    assert render_adjudications([], none="None.") == "\n## Prior adjudications\n\nNone.\n"
 
 
 def test_without_a_line_to_show_the_citation_fields_are_left_out() -> None:

@@ -29,7 +29,8 @@ DEFAULT_DISPATCHES = 5
 DEFAULT_TIMEOUT_S = 300.0
 HIGH_RISK_OWN_LENSES = 2  # P-1: a high-risk slice adds two lenses of its own
 
-# P-2: the default lenses and the question each asks.
+# P-2: the default lenses and the question each asks. E-5: no question shows a placeholder such
+# as `<reason>`: a seat copies what it is shown, so the adversary is told what to write instead.
 PANEL_QUESTIONS = {
     "quality": (
         "Spec compliance first: what the request asks for that is missing, extra or misread; "
@@ -39,7 +40,7 @@ PANEL_QUESTIONS = {
     ADVERSARY: (
         "Oppose: make the strongest case against shipping. Name every concern as a failure "
         "scenario (which input, which wrong behaviour). For a correctness or safety concern you "
-        "believe cannot be rebutted, escalate with ESCALATE: <reason>."
+        "believe cannot be rebutted, escalate: write ESCALATE, a colon and the reason."
     ),
 }
 DEFAULT_LENSES = {

@@ -58,6 +58,12 @@ def new_nonce() -> str:
     return secrets.token_hex(NONCE_BYTES)
 
 
+def check_lens_id(lens: str) -> None:
+    """Raise BadInput unless `lens` is one non-empty line: the id a protocol writes literally."""
+    if not lens.strip() or "\n" in lens or "\r" in lens:
+        raise BadInput("a lens id is one non-empty line", field="lens")
+
+
 def protocol_lens_line(lens: str) -> str:
     """The exact `"lens": "<lens id>"` text the prompt carries for `lens` (E-5)."""
     return f'"lens": {json.dumps(lens, ensure_ascii=False)}'
@@ -85,8 +91,7 @@ def render_prompt(
     that occurs nowhere in the material. Returns the prompt text; raises BadInput when `lens`
     is empty or not one line, or when a given `nonce` is malformed or occurs in the material.
     """
-    if not lens.strip() or "\n" in lens or "\r" in lens:
-        raise BadInput("a lens id is one non-empty line", field="lens")
+    check_lens_id(lens)
     head = _header(tier, lens, question, preamble) + render_adjudications(adjudications)
     tail = render_protocol(lens, example)
     nonce = fresh_nonce([head, envelope, tail], nonce, make_nonce)

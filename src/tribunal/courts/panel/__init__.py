@@ -1,11 +1,16 @@
 """The panel court (SPEC §9): pure decisions over scorecards handed in as data — whether a panel
 sits at all (`convening`), scorecards as data (`cards`), citation verdicts applied (`refutation`),
 disagreement triggers (`triggers`), consensus in exact rational arithmetic (`consensus`), the
-fix list and caveats (`fix_list`) and the outcome, the deciding rule first (`outcome`)."""
+fix list and caveats (`fix_list`) and the outcome, the deciding rule first (`outcome`) — and what
+a member is shown: the context wall as a brief and the score and synthesis prompts (`prompt`),
+the scorecard form they ask for (`card_form`) and the other members' cards anonymised
+(`anonymity`)."""
 
 from __future__ import annotations
 
 from tribunal.courts.fingerprints import fingerprint
+from tribunal.courts.panel.anonymity import anonymise
+from tribunal.courts.panel.card_form import scorecard_form
 from tribunal.courts.panel.cards import (
     DEFAULT_TARGET,
     CommandEvidence,
@@ -38,6 +43,11 @@ from tribunal.courts.panel.outcome import (
     Reason,
     RoundFlags,
     decide,
+)
+from tribunal.courts.panel.prompt import (
+    PanelBrief,
+    render_score_prompt,
+    render_synthesis_prompt,
 )
 from tribunal.courts.panel.refutation import CheckedCard, Checker, Refutation, apply_citations
 from tribunal.courts.panel.triggers import Trigger, find_triggers
@@ -74,6 +84,7 @@ __all__ = [
     "FixItem",
     "MalformedCard",
     "MemberScore",
+    "PanelBrief",
     "PanelItemKind",
     "PanelOutcome",
     "PanelRound",
@@ -91,6 +102,7 @@ __all__ = [
     "Trigger",
     "TriggerName",
     "VerdictSource",
+    "anonymise",
     "apply_citations",
     "blocked",
     "consensus",
@@ -99,5 +111,8 @@ __all__ = [
     "fingerprint",
     "member_overall",
     "overall",
+    "render_score_prompt",
+    "render_synthesis_prompt",
+    "scorecard_form",
     "two_decimals",
 ]

@@ -5,28 +5,31 @@ that carries `verdict` counts, and anything that is not exactly a V-1 verdict is
 `MalformedVerdict` (which L-6 turns into a REFUSE), never a pass. A reply whose verdict objects
 disagree (a pass and a refuse, or two lenses) is contradictory and malformed too: the last one's
 word would let a model hedge both ways. Only `VerdictError`s escape `parse_verdict` (S-5).
+The scanning of a reply for its objects is `reply_objects`', shared with the panel's scorecards.
 """
 
 from __future__ import annotations
 
-import json
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from typing import Any
 
-from tribunal.documents import DuplicateKey, reject_duplicate_keys
 from tribunal.enums import CitationReason, CitationStatus, ReasonCode, SeatVerdict, Severity
 from tribunal.errors import TribunalError
-from tribunal.jury.envelope.text import QUOTED_GUTTER
 from tribunal.jury.redaction import raw_tail
+from tribunal.jury.reply_objects import (
+    MAX_REPLY_BYTES as MAX_REPLY_BYTES,  # re-exported: the transports cap replies by it too
+)
+from tribunal.jury.reply_objects import (
+    canonical,
+    copied,
+    last_object,
+    over_cap,
+    short,
+    strip_fences,
+)
 
-# L-6: a reply over 1 MiB is malformed and read no further (the transports' cap too).
-MAX_REPLY_BYTES = 1 << 20
-
-# V-2: a fence line (``` or ~~~ with an optional info string). Fence markers sharing a line with
-# the JSON stay: the reader looks for objects, not for lines, so they cannot hide one.
-_FENCE = re.compile(r"^[ \t]*(?:```|~~~)[\w+.-]*[ \t]*$", re.M)
 # V-1 string form: "[severity] path:line claim" (the location is optional, a ':' after it too).
 _STRING_FINDING = re.compile(
     r"\s*\[\s*(?P<severity>[A-Za-z]+)\s*\]\s*"
@@ -35,11 +38,6 @@ _STRING_FINDING = re.compile(
     re.S,
 )
 _SERIOUS = (Severity.BLOCKER, Severity.MAJOR)
-# V-2: where a verdict object can start — an object whose first key is a string.
-_OBJECT_START = re.compile(r'\{\s*"')
-_WINDOW = 1024
-_ATTEMPT_TOLL = 64
-_WORK_BUDGET = 16 * MAX_REPLY_BYTES
 
 
 class VerdictError(TribunalError):
@@ -164,7 +162,7 @@ def parse_verdict(
     answers another lens.
     """
     secrets = tuple(secrets)
-    if len(text.encode("utf-8", errors="replace")) > MAX_REPLY_BYTES:
+    if over_cap(text):
         raise MalformedVerdict(
             f"reply over {MAX_REPLY_BYTES} bytes", raw_tail=raw_tail(text[-4096:], secrets=secrets)
         )
@@ -172,13 +170,15 @@ def parse_verdict(
     def malformed(message: str) -> MalformedVerdict:
         return MalformedVerdict(message, raw_tail=raw_tail(text, secrets=secrets))
 
-    found, source = _last_verdict_object(_FENCE.sub("", text), malformed)
-    if shown is not None and _copied(source, shown):
+    found, source = last_object(
+        strip_fences(text), "verdict", fail=malformed, disagreement=_disagreement
+    )
+    if shown is not None and copied(source, shown):
         # S-2: a juror that echoes an injected file has not judged; only its own reply counts.
         raise malformed("verdict copied from the envelope: the reply repeats text it was shown")
     value = found["verdict"]
     if value not in ("pass", "refuse"):
-        raise malformed(f"verdict {_short(value)} is not exactly pass or refuse")
+        raise malformed(f"verdict {short(value)} is not exactly pass or refuse")
     answered = found.get("lens")
     if not isinstance(answered, str) or not answered:
         raise malformed("verdict without lens")
@@ -187,100 +187,21 @@ def parse_verdict(
     return _normalise(_build(found, malformed))
 
 
-def _copied(source: str, shown: str) -> bool:
-    """S-2: True when the verdict's JSON text occurs verbatim in what the seat was shown (also
-    once fence lines are stripped from both, as they are from the reply, and once the
-    envelope's line-number gutter is taken off: a file's verdict spread over lines is shown
-    numbered, E-5, and copied without the numbers)."""
-    unfenced = _FENCE.sub("", shown)
-    return source in shown or source in unfenced or source in QUOTED_GUTTER.sub("", unfenced)
-
-
-def _last_verdict_object(
-    text: str, malformed: Callable[[str], MalformedVerdict]
-) -> tuple[dict[str, Any], str]:
-    """V-2: the last top-level JSON object in `text` that carries `verdict`, and the exact
-    text it was decoded from. Raises the `malformed` error when there is none, or when two of
-    them disagree on `verdict` or `lens` (a contradictory reply is never the last one's word).
-
-    Every `{"` is a possible start (prose braces simply fail to decode). Each attempt decodes a
-    window that grows only while the object may run past it, and all attempts share one work
-    budget, so a 1 MiB reply built to be slow to read is malformed in bounded time, never a hang.
-    """
-    decoder = json.JSONDecoder(object_pairs_hook=reject_duplicate_keys)
-    budget = _WORK_BUDGET
-    last: tuple[dict[str, Any], str] | None = None
-    position = 0
-    for match in _OBJECT_START.finditer(text):
-        start = match.start()
-        if start < position:
-            continue  # inside an object already read: nested objects are not verdicts of their own
-        window = _WINDOW
-        value = None
-        while True:
-            chunk = text[start : start + window]
-            retry = False
-            # Charge what the decoder read (plus a toll per attempt), not the window's size.
-            try:
-                value, end = decoder.raw_decode(chunk)
-                spent = end
-            except json.JSONDecodeError as error:
-                retry = start + len(chunk) < len(text) and _cut_short(error, len(chunk))
-                unterminated = error.msg.startswith("Unterminated string")
-                spent = len(chunk) if retry or unterminated else error.pos + 1
-            except RecursionError:
-                spent = len(chunk)
-            except DuplicateKey as exc:
-                raise malformed(f"duplicate key {_short(exc.key)} in a JSON object") from None
-            budget -= spent + _ATTEMPT_TOLL
-            if budget < 0:
-                raise malformed("reply too tangled to read a verdict from")
-            if not retry:
-                break
-            window *= 4
-        if value is None:
-            continue
-        position = start + end
-        if isinstance(value, dict) and "verdict" in value:
-            if last is not None and _stance(last[0]) != _stance(value):
-                raise malformed(f"contradictory reply: {_disagreement(last[0], value)}")
-            last = value, text[start:position]
-    if last is None:
-        raise malformed('no JSON object carrying "verdict" in the reply')
-    return last
-
-
-def _stance(found: dict[str, Any]) -> tuple[str, str]:
-    """What a verdict object says, compared between the objects of one reply (V-2): its
-    `verdict` and its `lens`, as canonical JSON text (a model may write either as any JSON
-    value, `"lens": ["defect"]` included)."""
-    return _canonical(found.get("verdict")), _canonical(found.get("lens"))
-
-
-def _canonical(value: Any) -> str:
-    try:
-        return json.dumps(value, sort_keys=True, ensure_ascii=False)
-    except (ValueError, RecursionError):  # too deep to write back: compared by identity
-        return f"<{type(value).__name__} {id(value)}>"
-
-
-def _disagreement(earlier: dict[str, Any], later: dict[str, Any]) -> str:
-    """How two verdict objects of one reply disagree, in words."""
-    if _canonical(earlier.get("verdict")) != _canonical(later.get("verdict")):
+def _disagreement(earlier: dict[str, Any], later: dict[str, Any]) -> str | None:
+    """How two verdict objects of one reply disagree, in words, or None when they agree: on
+    their `verdict` or their `lens`, compared as canonical JSON text (a model may write either
+    as any JSON value, `"lens": ["defect"]` included)."""
+    if canonical(earlier.get("verdict")) != canonical(later.get("verdict")):
         return (
-            f"verdict objects say both {_short(earlier.get('verdict'))}"
-            f" and {_short(later.get('verdict'))}"
+            f"verdict objects say both {short(earlier.get('verdict'))}"
+            f" and {short(later.get('verdict'))}"
         )
-    return (
-        f"verdict objects for lens {_short(earlier.get('lens'))}"
-        f" and lens {_short(later.get('lens'))}"
-    )
-
-
-def _cut_short(error: json.JSONDecodeError, length: int) -> bool:
-    """True when decoding may have failed only because the window ended (a string, literal,
-    number or escape cut at its edge), so a wider window could still succeed."""
-    return error.msg.startswith("Unterminated string") or error.pos >= length - 16
+    if canonical(earlier.get("lens")) != canonical(later.get("lens")):
+        return (
+            f"verdict objects for lens {short(earlier.get('lens'))}"
+            f" and lens {short(later.get('lens'))}"
+        )
+    return None
 
 
 def _build(found: dict[str, Any], malformed: Any) -> Verdict:
@@ -357,11 +278,3 @@ def _normalise(verdict: Verdict) -> Verdict:
                 note=f"contradictory pass: lists a {severity.value} finding",
             )
     return verdict
-
-
-def _short(value: Any) -> str:
-    try:
-        text = json.dumps(value, ensure_ascii=False)
-    except (ValueError, RecursionError):
-        text = type(value).__name__
-    return text if len(text) <= 60 else text[:57] + "..."

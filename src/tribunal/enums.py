@@ -544,6 +544,13 @@ class ScorecardPhase(StrEnum):
     SYNTHESIS = "synthesis"
 
 
+class CardFault(StrEnum):
+    """P-4: why a member's card was not a scorecard (`MalformedCard.reason`)."""
+
+    MALFORMED = "malformed"  # not the shape: no JSON, a dimension missing, a score out of range
+    ADVERSARY_DID_NOT_OPPOSE = "adversary_did_not_oppose"  # P-2: an adversary names a scenario
+
+
 class ScenarioKind(StrEnum):
     """P-4: the kind of a failure scenario."""
 

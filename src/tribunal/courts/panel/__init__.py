@@ -1,16 +1,17 @@
 """The panel court (SPEC §9): pure decisions over scorecards handed in as data — whether a panel
-sits at all (`convening`), scorecards as data (`cards`), citation verdicts applied (`refutation`),
-disagreement triggers (`triggers`), consensus in exact rational arithmetic (`consensus`), the
-fix list and caveats (`fix_list`) and the outcome, the deciding rule first (`outcome`) — and what
-a member is shown: the context wall as a brief and the score and synthesis prompts (`prompt`),
-the scorecard form they ask for (`card_form`) and the other members' cards anonymised
-(`anonymity`)."""
+sits at all (`convening`), scorecards as data (`cards`), a member's reply read as one, fail closed
+(`card_reader`), citation verdicts applied (`refutation`), disagreement triggers (`triggers`),
+consensus in exact rational arithmetic (`consensus`), the fix list and caveats (`fix_list`) and
+the outcome, the deciding rule first (`outcome`) — and what a member is shown: the context wall
+as a brief and the score and synthesis prompts (`prompt`), the scorecard form they ask for
+(`card_form`) and the other members' cards anonymised (`anonymity`)."""
 
 from __future__ import annotations
 
 from tribunal.courts.fingerprints import fingerprint
 from tribunal.courts.panel.anonymity import anonymise
 from tribunal.courts.panel.card_form import scorecard_form
+from tribunal.courts.panel.card_reader import read_card
 from tribunal.courts.panel.cards import (
     DEFAULT_TARGET,
     CommandEvidence,
@@ -52,6 +53,7 @@ from tribunal.courts.panel.prompt import (
 from tribunal.courts.panel.refutation import CheckedCard, Checker, Refutation, apply_citations
 from tribunal.courts.panel.triggers import Trigger, find_triggers
 from tribunal.enums import (
+    CardFault,
     ConsensusKind,
     PanelItemKind,
     PanelOutcome,
@@ -66,6 +68,7 @@ from tribunal.enums import (
 
 __all__ = [
     "DEFAULT_TARGET",
+    "CardFault",
     "Caveats",
     "CheckedCard",
     "Checker",
@@ -111,6 +114,7 @@ __all__ = [
     "fingerprint",
     "member_overall",
     "overall",
+    "read_card",
     "render_score_prompt",
     "render_synthesis_prompt",
     "scorecard_form",

@@ -1,6 +1,6 @@
 """P-1/P-4 as data: the frozen criteria's dimensions and target, and a scorecard as parsed.
 
-Parsing a card's JSON into these is a later step's job (it also decides what is `malformed`);
+Reading a card's JSON into these is `card_reader`'s job (it also decides what is `malformed`);
 here the dataclasses check only what the arithmetic relies on, and raise `BadInput` otherwise.
 Every number that is ever compared is a `Fraction` (P-7: exact rational arithmetic).
 """
@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from types import MappingProxyType
 
-from tribunal.enums import Recommendation, ScenarioKind, ScorecardPhase, Severity
+from tribunal.enums import CardFault, Recommendation, ScenarioKind, ScorecardPhase, Severity
 from tribunal.errors import BadInput
 
 DEFAULT_TARGET = Fraction(4, 5)  # P-1: target 0.80 unless the criteria say otherwise
@@ -147,13 +147,16 @@ class Scorecard:
 
 @dataclass(frozen=True)
 class MalformedCard:
-    """P-4: a member whose card for `phase` was not the shape (`reason`, e.g. no JSON, or
-    `adversary_did_not_oppose`); its scores are absent from that phase."""
+    """P-4: a member whose card for `phase` was not the shape (`reason`: `malformed`, or
+    `adversary_did_not_oppose`); its scores are absent from that phase. `detail` says what was
+    wrong, in words; `raw_tail` keeps the reply's last 2 KB (L-6), secrets redacted (L-8)."""
 
     lens: str
     rung: str
     phase: ScorecardPhase = ScorecardPhase.SCORE
-    reason: str = "malformed"
+    reason: str = CardFault.MALFORMED
+    detail: str = ""
+    raw_tail: str | None = None
 
     @property
     def claim(self) -> str:

@@ -76,22 +76,39 @@ def strict_verdict_schema(
     juror was shown; None: no envelope, `location` any non-empty string); `example` is the
     output protocol's example citation (path, line), which the location pattern leaves out.
     Returns a new JSON Schema object; raises nothing."""
-    text = _non_empty(dialect)
-    pattern = location_pattern(envelope or {}, example=example)
-    location = dict(text) if pattern is None else {"type": "string", "pattern": pattern}
-    cited = {"location": location, "evidence": {"type": "string"}, "claim": text}
+    text = non_empty_text(dialect)
+    cited = {
+        "location": location_schema(envelope, dialect, example=example),
+        "evidence": {"type": "string"},
+        "claim": text,
+    }
     finding = {
         **cited,
         "severity": {"type": "string", "enum": [severity.value for severity in Severity]},
     }
-    return _object(
+    return strict_object(
         {
             "lens": {"type": "string", "enum": [lens]},
-            "checked": {"type": "array", "items": _object(cited)},
-            "findings": {"type": "array", "items": _object(finding)},
+            "checked": {"type": "array", "items": strict_object(cited)},
+            "findings": {"type": "array", "items": strict_object(finding)},
             "verdict": {"type": "string", "enum": ["pass", "refuse"]},
         }
     )
+
+
+def location_schema(
+    envelope: Mapping[str, str] | None,
+    dialect: SchemaDialect = SchemaDialect.GRAMMAR,
+    *,
+    example: tuple[str, int] | None = None,
+) -> dict[str, Any]:
+    """The schema of a `location` citing `envelope`: a string held by `location_pattern` (the
+    example's line left out), or any non-empty string when no file can be cited (or there is
+    no envelope)."""
+    pattern = location_pattern(envelope or {}, example=example)
+    if pattern is None:
+        return non_empty_text(dialect)
+    return {"type": "string", "pattern": pattern}
 
 
 def location_pattern(
@@ -210,13 +227,15 @@ def _digit_class(low: int, high: int) -> str:
     return str(low) if low == high else f"[{low}-{high}]"
 
 
-def _non_empty(dialect: SchemaDialect) -> dict[str, Any]:
+def non_empty_text(dialect: SchemaDialect) -> dict[str, Any]:
+    """A non-empty string in `dialect`'s keywords (see the module docstring). Returns a new
+    schema object."""
     if dialect is SchemaDialect.OPENAI_STRICT:
         return {"type": "string", "pattern": "^.+$"}
     return {"type": "string", "minLength": 1}
 
 
-def _object(properties: dict[str, Any]) -> dict[str, Any]:
+def strict_object(properties: dict[str, Any]) -> dict[str, Any]:
     """A strict object: every property required, nothing else allowed."""
     return {
         "type": "object",

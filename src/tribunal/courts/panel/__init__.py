@@ -1,10 +1,11 @@
 """The panel court (SPEC §9): pure decisions over scorecards handed in as data — whether a panel
 sits at all (`convening`), scorecards as data (`cards`), a member's reply read as one, fail closed
-(`card_reader`), citation verdicts applied (`refutation`), disagreement triggers (`triggers`),
-consensus in exact rational arithmetic (`consensus`), the fix list and caveats (`fix_list`) and
-the outcome, the deciding rule first (`outcome`) — and what a member is shown: the context wall
-as a brief and the score and synthesis prompts (`prompt`), the scorecard form they ask for
-(`card_form`) and the other members' cards anonymised (`anonymity`)."""
+(`card_reader`), the strict card schema a seat sends (`card_schema`), citation verdicts applied
+(`refutation`), disagreement triggers (`triggers`), consensus in exact rational arithmetic
+(`consensus`), the fix list and caveats (`fix_list`) and the outcome, the deciding rule first
+(`outcome`) — and what a member is shown: the context wall as a brief and the score and
+synthesis prompts (`prompt`), the scorecard form they ask for (`card_form`) and the other
+members' cards anonymised (`anonymity`)."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from tribunal.courts.fingerprints import fingerprint
 from tribunal.courts.panel.anonymity import anonymise
 from tribunal.courts.panel.card_form import scorecard_form
 from tribunal.courts.panel.card_reader import read_card
+from tribunal.courts.panel.card_schema import strict_scorecard_schema
 from tribunal.courts.panel.cards import (
     DEFAULT_TARGET,
     CommandEvidence,
@@ -118,5 +120,6 @@ __all__ = [
     "render_score_prompt",
     "render_synthesis_prompt",
     "scorecard_form",
+    "strict_scorecard_schema",
     "two_decimals",
 ]

@@ -274,6 +274,7 @@ class ReasonCode(StrEnum):
     CAPACITY = "capacity"  # L-3: cannot hold prompt + answer budget (a type, not a hold)
     NO_CREDENTIALS = "no_credentials"  # L-6: the rung's API key variable is not set
     PRIMARY_FAMILY = "primary_family"  # L-5: a verifier never shares the primary's family
+    RANK = "rank"  # P-2: the adversary never sits on a weaker rung than another member's
     WRONG_LENS = "wrong_lens"  # L-6: a verdict for another lens; next rung
     TRUNCATED = "truncated"  # L-6: empty content, finish_reason length, a filled Ollama window
     MALFORMED = "malformed"  # L-6/V-2: answered badly; REFUSE, one shot

@@ -122,3 +122,15 @@ def envelope_terms(fleet: Fleet, builder: Builder | None) -> EnvelopeTerms:
         builder=tuple(dict.fromkeys(m for m in own if m)),
         content=tuple(dict.fromkeys(content)),
     )
+
+
+def builder_outside(fleet: Fleet, name: str) -> Builder:
+    """The builder `name` names as `resolve_builder` resolves it, or — when no rung, model or
+    family of `fleet` is it (an executor the fleet does not hold) — a builder of the family
+    `name` (and of its provider, the text before a `/`) whose tokens still betray a rung's
+    model. P-9: a panel's executor need not be one of its fleet's models."""
+    try:
+        return resolve_builder(fleet, name)
+    except BadInput:
+        families = _unique([name.strip(), name.strip().split("/")[0]])
+        return Builder(name, BuilderMatch.FAMILY, families, _runs([tokens(name)]))

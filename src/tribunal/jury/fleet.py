@@ -49,6 +49,7 @@ class Rung:
     command: tuple[str, ...] | None = None
     answers: Path | None = None  # replay: resolved against the fleet file's directory
     shorthand: bool = False
+    rank: int | None = None  # P-2: higher is stronger; None: undeclared
 
     @property
     def answer_budget(self) -> int:
@@ -236,6 +237,7 @@ def _rung(entry: dict[str, Any], base: Path) -> Rung:
         local=local,
         timeout_s=float(entry.get("timeout_s", DEFAULT_TIMEOUT_S)),
         max_concurrency=entry.get("max_concurrency", 1 if local else 4),
+        rank=entry.get("rank"),
     )
 
 

@@ -145,6 +145,22 @@ class SeatContext:
             checkout=self.checkout,
             response_schema=self.response_schema(rung, lens),
         )
+        answered = self.call(rung, request)
+        if isinstance(answered, RungFailure):
+            return self._failed(rung, lens, answered)
+        return read_reply(
+            answered,
+            lens=lens,
+            rung=rung.id,
+            envelope=self.citations,
+            secrets=self.secrets,
+            shown=prompt,
+        )
+
+    def call(self, rung: Rung, request: SeatRequest) -> str | RungFailure:
+        """One call to `rung` under its gate (L-9): the reply's text, redacted (S-6), or the
+        RungFailure the transport raised. Its usage is booked (B-1 `costs`). Any court's seat
+        reads the text its own way; raises only what is not the rung's doing."""
         self.asked.add(rung.id)
         try:
             with self.gate.admit(rung):
@@ -153,16 +169,19 @@ class SeatContext:
                     TransportContext(self.fleet_dir, self.environ),
                 ).answer(request)
         except RungFailure as failure:
-            return self._failed(rung, lens, failure)
+            return failure
         self.book.record(rung.id, reply.usage)
-        return read_reply(
-            redact(reply.text, self.secrets),
-            lens=lens,
-            rung=rung.id,
-            envelope=self.citations,
-            secrets=self.secrets,
-            shown=prompt,
-        )
+        return redact(reply.text, self.secrets)
+
+    def rejection(self, rung: Rung, failure: RungFailure) -> RejectedRung:
+        """The `rejected_rungs` entry of a failed call: the message with its HTTP status (L-6),
+        redacted (S-6), and the reply's tail when there was one."""
+        said = failure.message
+        if failure.status is not None and f"HTTP {failure.status}" not in said:
+            said += f" (HTTP {failure.status})"  # L-6: the status is recorded
+        message = redact(said, self.secrets)
+        tail = raw_tail(failure.raw_tail, self.secrets) if failure.raw_tail else None
+        return RejectedRung(rung=rung.id, reason=failure.reason, raw_tail=tail, detail=message)
 
     def response_schema(self, rung: Rung, lens: str) -> dict[str, Any] | None:
         """L-7: the strict verdict schema `rung` sends for a seat of `lens` — its locations held
@@ -214,16 +233,12 @@ class SeatContext:
         return failed
 
     def _failed(self, rung: Rung, lens: str, failure: RungFailure) -> Verdict | RejectedRung:
-        said = failure.message
-        if failure.status is not None and f"HTTP {failure.status}" not in said:
-            said += f" (HTTP {failure.status})"  # L-6: the status is recorded
-        message = redact(said, self.secrets)
-        tail = raw_tail(failure.raw_tail, self.secrets) if failure.raw_tail else None
+        rejected = self.rejection(rung, failure)
         if failure.reason is ReasonCode.MALFORMED:
             # L-6: a body that is not the protocol, or over 1 MiB, answered badly: one shot.
-            error = MalformedVerdict(message, raw_tail=tail or "")
+            error = MalformedVerdict(rejected.detail, raw_tail=rejected.raw_tail or "")
             return malformed_refuse(lens=lens, rung=rung.id, error=error)
-        return RejectedRung(rung=rung.id, reason=failure.reason, raw_tail=tail, detail=message)
+        return rejected
 
 
 def seat_prompt(

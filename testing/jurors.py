@@ -245,7 +245,7 @@ class JurorServer:
         self.context_length = context_length  # ollama /api/show; None: not reported
         self.requests: list[Received] = []
         self._script: deque[Behaviour] = deque()
-        self._rules: list[tuple[str, Behaviour]] = []
+        self._rules: list[tuple[tuple[str, ...], Behaviour]] = []
         self._default: Behaviour | None = None
         self._lock = threading.Lock()
         self._barriers: dict[int, threading.Barrier] = {}
@@ -297,10 +297,14 @@ class JurorServer:
         with self._lock:
             self._script.extend(behaviours)
 
-    def when(self, text: str, behaviour: Behaviour) -> None:
-        """Answer every chat request whose prompt contains `text` with `behaviour`."""
+    def when(
+        self, text: str | tuple[str, ...], behaviour: Behaviour, *, first: bool = False
+    ) -> None:
+        """Answer every chat request whose prompt contains `text` (every one of the texts, for
+        a tuple) with `behaviour`; `first` puts the rule before the earlier ones."""
+        texts = (text,) if isinstance(text, str) else text
         with self._lock:
-            self._rules.append((text, behaviour))
+            self._rules.insert(0 if first else len(self._rules), (texts, behaviour))
 
     def always(self, behaviour: Behaviour) -> None:
         """The behaviour once the script is used up."""
@@ -314,8 +318,8 @@ class JurorServer:
         """The behaviour for `received` (rules, then script, then the default)."""
         with self._lock:
             self.requests.append(received)
-            for text, behaviour in self._rules:
-                if text in received.prompt:
+            for texts, behaviour in self._rules:
+                if all(text in received.prompt for text in texts):
                     return behaviour
             if self._script:
                 return self._script.popleft()

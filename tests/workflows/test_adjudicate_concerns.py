@@ -50,7 +50,10 @@ def test_a_concern_is_resolved_in_the_only_slice(repo: Path) -> None:
         (("--concern", "3"), "has no concern 3 (it has 2)"),
         (("--concern", "2", "--slice", "other"), "the ledger holds no slice 'other'"),
         (("--concern", "2", "--finding", "0" * 16), "give --finding FINGERPRINT or --concern N"),
-        (("--slice", "rate-limiter-window", "--finding", "0" * 16), "--slice goes with --concern"),
+        (
+            ("--slice", "rate-limiter-window", "--finding", "0" * 16),
+            "no round of a slice raised finding",
+        ),
     ],
 )
 def test_what_cannot_be_resolved_is_refused_and_nothing_written(

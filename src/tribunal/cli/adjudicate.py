@@ -29,7 +29,7 @@ from tribunal.cli.exit_codes import ExitCode
 @click.option(
     "--slice",
     "slice_id",
-    help="The panel court's slice of --concern (default: the ledger's only slice).",
+    help="The panel court's slice of --concern (default: the ledger's only slice) or of --finding.",
 )
 @click.option(
     "--evidence",
@@ -64,8 +64,6 @@ def adjudicate(
 
     if (fingerprint is None) == (concern is None):
         raise click.UsageError("give --finding FINGERPRINT or --concern N (one of them)")
-    if slice_id is not None and concern is None:
-        raise click.UsageError("--slice goes with --concern")
     if concern is not None:
         from tribunal.workflows.adjudicate import ConcernRequest, resolve
 
@@ -80,10 +78,19 @@ def adjudicate(
     from tribunal.workflows.adjudicate import AdjudicateRequest
     from tribunal.workflows.adjudicate import adjudicate as refute
 
-    request = AdjudicateRequest(fingerprint, evidence, note, find_root(), ledger, contract, base)
+    request = AdjudicateRequest(
+        fingerprint, evidence, note, find_root(), ledger, contract, base, slice_id
+    )
     refutation = refute(request)
+    from tribunal.records.slices import SliceRefutation
+
+    where = (
+        f"slice {refutation.slice_id}"
+        if isinstance(refutation, SliceRefutation)
+        else str(refutation.key)
+    )
     click.echo(
         f"refuted: {refutation.fingerprint} ({refutation.adjudication.claim}) in "
-        f"{refutation.key} round {refutation.round}, evidence {evidence.strip()}"
+        f"{where} round {refutation.round}, evidence {evidence.strip()}"
     )
     ctx.exit(ExitCode.OK)

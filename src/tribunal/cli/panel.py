@@ -45,3 +45,131 @@ def freeze(ctx: click.Context, criteria: Path, ledger: Path | None) -> None:
     state = "froze" if done.new else "already frozen:"
     click.echo(f"{state} slice {done.slice_id}, criteria sha256 {done.sha256[:12]}")
     ctx.exit(ExitCode.OK)
+
+
+@panel.command()
+@click.option(
+    "--criteria",
+    required=True,
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="The slice's frozen criteria.yaml.",
+)
+@click.option(
+    "--report",
+    "report_file",
+    required=True,
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="The executor's report.yaml (never shown to the panel).",
+)
+@click.option(
+    "--repo",
+    required=True,
+    type=click.Path(file_okay=False, path_type=Path),
+    help="The repository the slice was built in.",
+)
+@click.option("--base", required=True, help="The commit the work started from.")
+@click.option("--head", help="The commit to judge (default: the report's address).")
+@click.option(
+    "--fleet",
+    required=True,
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="The fleet file whose rungs the members sit on.",
+)
+@click.option("--builder", help="The executor's family or model (default: the report's executor).")
+@click.option(
+    "--out",
+    "out_dir",
+    required=True,
+    type=click.Path(file_okay=False, path_type=Path),
+    help="Run dir: scorecards, verification.json, judgment.md, report.md, summary.json (last).",
+)
+@click.option(
+    "--round",
+    "round_number",
+    type=click.IntRange(min=1),
+    help="The round number (default: the slice's last round + 1).",
+)
+@click.option("--ledger", type=LEDGER, help="Ledger (default: <repo>/.tribunal/ledger.json).")
+@click.option(
+    "--accept-caveats",
+    is_flag=True,
+    help="Accept a SHIP_WITH_CAVEATS outcome (exit 0), recorded in the judgment.",
+)
+@click.option(
+    "--solo",
+    is_flag=True,
+    help="Let rungs of the executor's family sit last when no other family can.",
+)
+@click.option(
+    "--summary-to",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Append report.md to this file (e.g. $GITHUB_STEP_SUMMARY).",
+)
+@click.option("--json", "as_json", is_flag=True, help="Print summary.json instead of the text.")
+@click.pass_context
+def convene(
+    ctx: click.Context,
+    criteria: Path,
+    report_file: Path,
+    repo: Path,
+    base: str,
+    head: str | None,
+    fleet: Path,
+    builder: str | None,
+    out_dir: Path,
+    round_number: int | None,
+    ledger: Path | None,
+    accept_caveats: bool,
+    solo: bool,
+    summary_to: Path | None,
+    as_json: bool,
+) -> None:
+    """Score the executor's work against the frozen criteria with an independent panel.
+
+    Runs every verification command at the head itself, seats each lens away from the
+    executor's family, opens one synthesis phase when the members disagree, and decides:
+    SHIP (exit 0), SHIP_WITH_CAVEATS (exit 1, or 0 with --accept-caveats), ITERATE or BLOCK
+    (exit 1), ESCALATE, HOLD, INVALID or NOT_CONVENED (exit 3); 2 bad input (nothing written).
+    """
+    import os
+
+    from tribunal.atomic import dump_json
+    from tribunal.paths import display_path, find_root
+    from tribunal.records.rundir import JUDGMENT_NAME
+    from tribunal.workflows.panel_convene import PanelRequest, panel_convene
+
+    root = find_root()
+    convening = panel_convene(
+        PanelRequest(
+            criteria=criteria,
+            report=report_file,
+            repo=repo,
+            base=base,
+            fleet=fleet,
+            out=out_dir,
+            root=root,
+            environ=dict(os.environ),
+            head=head,
+            builder=builder,
+            round=round_number,
+            ledger=ledger,
+            accept_caveats=accept_caveats,
+            solo=solo,
+            summary_to=summary_to,
+        )
+    )
+    report = convening.report
+    for warning in report.routing.warnings if report.routing is not None else ():
+        click.echo(f"tribunal: warning: {warning}", err=True)
+    written = [
+        f"run dir: {display_path(convening.run.path, root)}",
+        f"judgment: {display_path(convening.run.path / JUDGMENT_NAME, root)}",
+    ]
+    if as_json:
+        click.echo(dump_json(report.summary()), nl=False)
+        for line in written:  # stdout holds exactly one JSON document
+            click.echo(line, err=True)
+    else:
+        click.echo(report.report_text() + "\n" + "\n".join(written) + "\n", nl=False)
+        click.echo(f"exit {report.exit_code}")
+    ctx.exit(report.exit_code)

@@ -15,7 +15,8 @@ from typing import Any
 from tribunal.errors import BadInput
 from tribunal.evidence.slice.criteria import SliceCriteria
 from tribunal.evidence.slice.report import Concern, ExecutorReport
-from tribunal.records.ledger import load_ledger, locked_ledger, resolve_evidence
+from tribunal.jury.prompt import Adjudication
+from tribunal.records.ledger import judged_root, load_ledger, locked_ledger, resolve_evidence
 
 
 @dataclass(frozen=True)
@@ -221,3 +222,122 @@ def _concern_entry(concern: Concern) -> dict[str, Any]:
         "text": concern.text,
         "fingerprint": concern.fingerprint,
     }
+
+
+def record_panel_round(
+    path: Path, slice_id: str, entry: dict[str, Any], *, label: str | None = None
+) -> None:
+    """P-9: record a round of `slice_id` (receipt, cards, consensus, outcome, finding
+    fingerprints); a round of the same number convened again replaces the earlier one."""
+    with locked_ledger(path, label=label) as ledger:
+        slice_entry = _entry(ledger, slice_id)
+        rounds = [item for item in slice_entry["rounds"] if item.get("round") != entry["round"]]
+        slice_entry["rounds"] = sorted([*rounds, entry], key=lambda item: item["round"])
+
+
+def refuted_in_slice(ledger: dict[str, Any], slice_id: str) -> frozenset[str]:
+    """P-6, B-3: the fingerprints of the findings and scenarios of `slice_id` refuted with
+    evidence — they stay refuted in every later round."""
+    entry = find_slice(ledger, slice_id)
+    refuted = entry.get("refuted", []) if entry is not None else []
+    return frozenset(item["fingerprint"] for item in refuted)
+
+
+@dataclass(frozen=True)
+class SliceRefutation:
+    """What `refute_finding` recorded: the slice, the latest round that raised the finding, and
+    what the next round's prompts show of it."""
+
+    slice_id: str
+    round: int
+    fingerprint: str
+    adjudication: Adjudication
+
+
+def raised_in_slices(ledger: dict[str, Any], fingerprint: str) -> list[str]:
+    """The slices some round of which raised finding or scenario `fingerprint`."""
+    return [
+        entry["slice_id"]
+        for entry in ledger.get("slices", [])
+        if _raising_rounds(entry, fingerprint)
+    ]
+
+
+def refute_finding(
+    path: Path,
+    fingerprint: str,
+    *,
+    evidence: str,
+    note: str,
+    root: Path,
+    slice_id: str | None = None,
+    label: str | None = None,
+) -> SliceRefutation:
+    """B-3 for the panel court: record finding or scenario `fingerprint` of a slice's round
+    refuted with `evidence` (`path:line`, resolving in the judged repository the round recorded,
+    else in `root`) and `note`; it stays refuted in every later round and rides along in its
+    prompts (P-6). Raises BadInput (nothing written) for a fingerprint no slice raised (or
+    several, without `slice_id`), bad evidence or an empty note."""
+    if not note.strip():
+        raise BadInput("a refutation needs a note saying why", field="--note")
+    shown = label if label is not None else str(path)
+    with locked_ledger(path, label=label) as ledger:
+        holders = [
+            entry
+            for entry in ledger.get("slices", [])
+            if (slice_id is None or entry["slice_id"] == slice_id)
+            and _raising_rounds(entry, fingerprint)
+        ]
+        if not holders:
+            raise BadInput(
+                f"no round of a slice raised finding {fingerprint!r}",
+                source=shown,
+                field="--finding",
+            )
+        if len(holders) > 1:
+            names = ", ".join(entry["slice_id"] for entry in holders)
+            raise BadInput(
+                f"finding {fingerprint!r} was raised in more than one slice ({names}); pick one "
+                "with --slice",
+                source=shown,
+                field="--slice",
+            )
+        entry = holders[0]
+        latest = _raising_rounds(entry, fingerprint)[-1]
+        resolve_evidence(evidence, judged_root(latest, root))
+        raised = next(item for item in latest["fix_list"] if item["fingerprint"] == fingerprint)
+        record = {
+            "fingerprint": fingerprint,
+            "round": latest["round"],
+            "claim": raised["claim"],
+            "location": raised["location"],
+            "evidence": evidence.strip(),
+            "note": note.strip(),
+        }
+        entry["refuted"] = [
+            *(item for item in entry.get("refuted", []) if item["fingerprint"] != fingerprint),
+            record,
+        ]
+        return SliceRefutation(entry["slice_id"], latest["round"], fingerprint, _shown(record))
+
+
+def refuted_adjudications(ledger: dict[str, Any], slice_id: str) -> tuple[Adjudication, ...]:
+    """What the prompts of `slice_id`'s next rounds show of its refuted findings (P-6)."""
+    entry = find_slice(ledger, slice_id)
+    return tuple(_shown(item) for item in (entry.get("refuted", []) if entry else []))
+
+
+def _shown(item: dict[str, Any]) -> Adjudication:
+    return Adjudication(
+        claim=item["claim"],
+        evidence=f"{item['note']} (evidence: {item['evidence']})",
+        location=item["location"] or "",
+    )
+
+
+def _raising_rounds(entry: dict[str, Any], fingerprint: str) -> list[dict[str, Any]]:
+    return [
+        round_entry
+        for round_entry in entry["rounds"]
+        if any(item["fingerprint"] == fingerprint for item in round_entry.get("fix_list", []))
+    ]

@@ -19,9 +19,10 @@ copy: P-1's freeze by the base commit compares the file inside --repo with its b
 (`bytes_at`), and a path outside the repository is never frozen that way. The reports' addresses
 are the tags `round1` and `round2` (P-9: a commit SHA or a ref), which resolve in DIR/repo.
 
-Until the panel's card parser lands, `scorecard` below reads the recorded JSON into the decision
-core's dataclasses, so the recorded cards are decided here with a citation checker over the real
-files (`CitationSources`, plus the cited line) and the real verification output (P-5).
+The recorded cards are read by the panel's own card reader (`read_card`), and every citation is
+checked at its cited line of that round's head — stricter than P-6, which asks only that the quote
+occur in the file — so the material never leans on a loose check; the golden run itself is the
+real command, both rounds, through the ledger.
 """
 
 from __future__ import annotations
@@ -44,24 +45,11 @@ from testing.hermetic import make_hermetic
 from tribunal.courts.panel import (
     Checker,
     CommandEvidence,
-    Criteria,
-    Decision,
     Evidence,
-    FailureScenario,
-    Finding,
-    PanelItemKind,
-    PanelOutcome,
-    PanelRound,
-    PanelRule,
     QuoteEvidence,
-    Recommendation,
-    ScenarioKind,
-    Score,
     Scorecard,
     ScorecardPhase,
-    Severity,
-    TriggerName,
-    decide,
+    read_card,
 )
 from tribunal.enums import CitationStatus, ExecutorStatus, Transport
 from tribunal.evidence.proofs.repo import ProofRepo
@@ -151,52 +139,21 @@ def seat(round_number: int, lens: str, phase: ScorecardPhase = ScorecardPhase.SC
     return f"{key}/synthesis" if phase is ScorecardPhase.SYNTHESIS else key
 
 
-def evidence_of(item: Mapping[str, Any]) -> Evidence:
-    if "command" in item:
-        return CommandEvidence(item["command"], item["output"])
-    return QuoteEvidence(item.get("quote"), item.get("location"))
-
-
 def scorecard(text: str) -> Scorecard:
-    """A recorded card's JSON as the decision core's Scorecard (confidences read exactly)."""
-    card = json.loads(text)
-    return Scorecard(
-        lens=card["lens"],
-        round=card["round"],
-        phase=ScorecardPhase(card["phase"]),
-        scores={
-            dimension: Score.of(
-                value["score"],
-                value["confidence"],
-                *(evidence_of(item) for item in value["evidence"]),
-            )
-            for dimension, value in card["scores"].items()
-        },
-        recommendation=Recommendation(card["recommendation"]),
-        failure_scenarios=tuple(
-            FailureScenario(
-                item["input"],
-                item["wrong_behaviour"],
-                ScenarioKind(item["kind"]),
-                item.get("location"),
-                item.get("quote"),
-            )
-            for item in card["failure_scenarios"]
-        ),
-        findings=tuple(
-            Finding(
-                Severity(item["severity"]),
-                item["claim"],
-                item.get("location"),
-                item.get("quote"),
-                item.get("fix"),
-                item.get("structural", False),
-            )
-            for item in card["findings"]
-        ),
-        top_concern=card["top_concern"],
-        escalation=card["escalation"],
+    """A recorded card read as a member's reply is read (P-4: fail closed); it must be well
+    formed."""
+    given = json.loads(text)
+    card = read_card(
+        text,
+        lens=given["lens"],
+        round=given["round"],
+        phase=ScorecardPhase(given["phase"]),
+        dimensions=("correctness", "robustness", "clarity"),
+        rung="recorded",
+        adversary=given["lens"] == "adversary",
     )
+    assert isinstance(card, Scorecard), card
+    return card
 
 
 def cards(round_number: int, phase: ScorecardPhase = ScorecardPhase.SCORE) -> tuple[Scorecard, ...]:
@@ -245,14 +202,48 @@ def citations(card: Scorecard) -> Iterator[Evidence]:
         yield QuoteEvidence(item.quote, item.location)
 
 
-def panel_criteria(criteria: SliceCriteria) -> Criteria:
-    return Criteria.of({d.id: d.weight for d in criteria.dimensions}, criteria.target)
+def convene(demo: Demo, round_number: int) -> tuple[int, dict[str, Any], Path]:
+    """`tribunal panel convene` on round `round_number`, as the docs page runs it; its exit,
+    summary.json and run dir."""
+    out = demo.target / f"round{round_number}"
+    ran = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "tribunal",
+            "panel",
+            "convene",
+            "--criteria",
+            str(demo.repo / "criteria.yaml"),
+            "--report",
+            str(EXAMPLE / f"report-round{round_number}.yaml"),
+            "--repo",
+            str(demo.repo),
+            "--base",
+            "base",
+            "--fleet",
+            str(EXAMPLE / "fleet.yaml"),
+            "--out",
+            str(out),
+            "--ledger",
+            str(demo.target / "ledger.json"),
+        ],
+        capture_output=True,
+        text=True,
+        cwd=demo.target,
+    )
+    assert ran.returncode in (0, 1), ran.stderr
+    return ran.returncode, json.loads((out / "summary.json").read_text()), out
 
 
-def decided(demo: Demo, round_number: int) -> Decision:
-    synthesis = cards(1, ScorecardPhase.SYNTHESIS) if round_number == 1 else None
-    panel = PanelRound(panel_criteria(demo.criteria), round_number, cards(round_number), synthesis)
-    return decide(panel, checker(demo.heads[round_number], demo.criteria))
+@pytest.fixture(scope="module")
+def golden(demo: Demo) -> dict[int, tuple[int, dict[str, Any], Path]]:
+    """Both rounds of the golden run, in order (round 2 reads round 1 from the ledger)."""
+    return {number: convene(demo, number) for number in (1, 2)}
+
+
+def scores(summary: dict[str, Any], phase: str) -> dict[str, list[int]]:
+    return {d["id"]: [s["score"] for s in d[phase] or ()] for d in summary["dimensions"]}
 
 
 class Clock:
@@ -428,57 +419,71 @@ def test_scores_at_either_end_carry_what_their_level_needs(demo: Demo) -> None:
 # The recorded cards decided: P-12's figures.
 
 
-def test_round_1_figures(demo: Demo) -> None:
-    decision = decided(demo, 1)
-    first = {d.id: [m.score.score for m in d.first_scores] for d in decision.dimensions}
-    assert first == {"correctness": [8, 8, 7], "robustness": [8, 7, 3], "clarity": [8, 8, 7]}
-    assert [(t.name, t.dimension) for t in decision.triggers] == [
-        (TriggerName.SPREAD, "robustness"),
-        (TriggerName.PASS_FAIL_SPLIT, None),
+def test_round_1_figures(golden: dict[int, tuple[int, dict[str, Any], Path]]) -> None:
+    code, summary, _ = golden[1]
+    assert (code, summary["outcome"], summary["overall"]) == (1, "ITERATE", 0.68)
+    assert scores(summary, "first_scores") == {
+        "correctness": [8, 8, 7], "robustness": [8, 7, 3], "clarity": [8, 8, 7]
+    }  # fmt: skip
+    assert [(t["name"], t["dimension"]) for t in summary["triggers"]] == [
+        ("spread", "robustness"),
+        ("pass/fail split", None),
     ]
-    assert str(decision.triggers[1]) == (
-        "pass/fail split: own overalls quality 0.80, fitness 0.77, adversary 0.57 "
-        "against target 0.80"
+    assert summary["triggers"][1]["detail"] == (
+        "own overalls quality 0.80, fitness 0.77, adversary 0.57 against target 0.80"
     )
-    synthesis = {
-        d.id: [m.score.score for m in d.synthesis_scores or ()] for d in decision.dimensions
-    }
-    assert synthesis == {"correctness": [8, 8, 7], "robustness": [5, 5, 3], "clarity": [8, 8, 7]}
-    correctness, robustness, clarity = decision.dimensions
-    assert correctness.consensus.value == clarity.consensus.value == Fraction(23, 3)
-    assert robustness.consensus.value == 5
-    assert robustness.consensus.members == ("quality", "fitness")
-    assert [(d.lens, d.score.score) for d in robustness.dissents] == [("adversary", 3)]
-    assert decision.overall == Fraction(61, 90)
-    assert decision.overall_shown == "0.68"
-    assert decision.outcome is PanelOutcome.ITERATE
-    assert [r.rule for r in decision.reasons] == [
-        PanelRule.BELOW_CAVEAT_BAND,
-        PanelRule.FAILURE_SCENARIO,
+    assert scores(summary, "synthesis_scores") == {
+        "correctness": [8, 8, 7], "robustness": [5, 5, 3], "clarity": [8, 8, 7]
+    }  # fmt: skip
+    correctness, robustness, clarity = summary["dimensions"]
+    assert correctness["consensus"]["value"] == clarity["consensus"]["value"] == 7.67
+    assert robustness["consensus"] == {
+        "kind": "majority", "value": 5.0, "members": ["quality", "fitness"]
+    }  # fmt: skip
+    assert [(d["lens"], d["score"]) for d in robustness["dissents"]] == [("adversary", 3)]
+    assert [r.split(":")[0] for r in summary["reasons"]] == [
+        "overall below the caveat band",
+        "unrefuted correctness or safety scenario",
     ]
-    scenario = cards(1)[2].failure_scenarios[0]
-    assert [(item.kind, item.item) for item in decision.fix_list] == [
-        (PanelItemKind.SCENARIO, scenario)
-    ]
-    assert decision.refuted == ()
+    (item,) = summary["fix_list"]
+    assert (item["kind"], item["lenses"], item["location"]) == (
+        "scenario", ["adversary"], "limiter.py:28"
+    )  # fmt: skip
+    assert summary["refuted"] == []
 
 
-def test_round_2_figures(demo: Demo) -> None:
-    decision = decided(demo, 2)
-    assert not decision.synthesis_held
-    first = {d.id: [m.score.score for m in d.first_scores] for d in decision.dimensions}
-    assert first == {"correctness": [9, 8, 8], "robustness": [8, 8, 4], "clarity": [8, 8, 8]}
-    correctness, robustness, clarity = decision.dimensions
-    assert correctness.consensus.value == Fraction(25, 3)
-    assert robustness.consensus.value == clarity.consensus.value == 8
-    assert robustness.consensus.members == ("quality", "fitness")
-    adversary = cards(2)[2]
-    assert [(r.lens, r.kind, r.item, r.dimension) for r in decision.refuted] == [
-        ("adversary", PanelItemKind.SCORE, adversary.scores["robustness"], "robustness"),
-        ("adversary", PanelItemKind.SCENARIO, adversary.failure_scenarios[0], None),
+def test_round_2_figures(golden: dict[int, tuple[int, dict[str, Any], Path]]) -> None:
+    code, summary, out = golden[2]
+    assert (code, summary["outcome"], summary["overall"]) == (0, "SHIP", 0.81)
+    assert (summary["round"], summary["rounds_left"]) == (2, 1)
+    assert summary["triggers"] == []
+    assert scores(summary, "first_scores") == {
+        "correctness": [9, 8, 8], "robustness": [8, 8, 4], "clarity": [8, 8, 8]
+    }  # fmt: skip
+    correctness, robustness, clarity = summary["dimensions"]
+    assert correctness["consensus"]["value"] == 8.33
+    assert robustness["consensus"]["value"] == clarity["consensus"]["value"] == 8.0
+    assert robustness["consensus"]["members"] == ["quality", "fitness"]
+    assert [(r["lens"], r["kind"], r["dimension"]) for r in summary["refuted"]] == [
+        ("adversary", "score", "robustness"),
+        ("adversary", "scenario", None),
     ]
-    assert adversary.failure_scenarios[1].kind is ScenarioKind.OTHER
-    assert decision.overall == Fraction(73, 90)
-    assert decision.overall_shown == "0.81"
-    assert decision.outcome is PanelOutcome.SHIP
-    assert [r.rule for r in decision.reasons] == [PanelRule.AT_TARGET]
+    assert summary["reasons"] == ["overall at or above target: overall 0.81 >= 0.80"]
+    # The refuted dissent is listed verbatim for the requester.
+    assert PHANTOM in (out / "report.md").read_text()
+    assert PHANTOM in (out / "judgment.md").read_text()
+
+
+def test_the_golden_runs_records_check(
+    demo: Demo, golden: dict[int, tuple[int, dict[str, Any], Path]]
+) -> None:
+    checked = subprocess.run(
+        [sys.executable, "-m", "tribunal", "records", "check", str(demo.target)],
+        capture_output=True,
+        text=True,
+    )
+    assert checked.returncode == 0, checked.stdout + checked.stderr
+    assert "2 judgment(s)" in checked.stdout
+    ledger = json.loads((demo.target / "ledger.json").read_text())
+    (entry,) = ledger["slices"]
+    assert [(r["round"], r["outcome"]) for r in entry["rounds"]] == [(1, "ITERATE"), (2, "SHIP")]

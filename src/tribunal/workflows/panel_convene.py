@@ -477,6 +477,8 @@ class _Sitting:
             references=prepared.references,
         )
         self.example = envelope.example
+        example = self.example
+        self.skipped_example = (example.path, example.line) if example is not None else None
         self.files = {**envelope.file_texts(), **prepared.references}
         sources = CitationSources(self.files, example=self.example)
         outputs = {
@@ -584,6 +586,7 @@ class _Sitting:
                     self.files,
                     dialect,
                     adversary=lens.adversary,
+                    example=self.skipped_example,
                 )
             return SeatRequest(prompt=prompt, seat=key, response_schema=schema)
 

@@ -372,3 +372,15 @@ def test_no_backslash_and_every_pattern_anchored(
             assert node["pattern"].startswith("^") and node["pattern"].endswith("$")
             assert "(?" not in node["pattern"]  # llama.cpp's converter takes plain groups only
             re.compile(node["pattern"])
+
+
+def test_the_protocols_example_line_is_left_out_of_the_location_pattern() -> None:
+    files = {"calc.py": "import os\nx = 1\n"}
+    schema = strict_scorecard_schema(
+        "quality", 1, ScorecardPhase.SCORE, ["correctness"], files, example=("calc.py", 1)
+    )
+    locations = [node["properties"]["location"] for node in subschemas(schema)
+                 if "location" in node.get("properties", {})]  # fmt: skip
+    assert locations and all(node == locations[0] for node in locations)
+    pattern = re.compile(locations[0]["pattern"])
+    assert pattern.fullmatch("calc.py:2") and not pattern.fullmatch("calc.py:1")

@@ -51,13 +51,16 @@ def strict_scorecard_schema(
     dialect: SchemaDialect = SchemaDialect.GRAMMAR,
     *,
     adversary: bool = False,
+    example: tuple[str, int] | None = None,
 ) -> dict[str, Any]:
     """The strict P-4 card schema for the member seated as `lens`, scoring `dimensions` in
     `phase` of `round`, citing `envelope_files` (path -> the text the member was shown; None: no
     envelope, `location` any non-empty string), written in `dialect`; `adversary` asks for at
-    least one failure scenario. Returns a new JSON Schema object; raises nothing."""
+    least one failure scenario; `example` is the protocol's example citation (path, line), which
+    the location pattern leaves out (E-5: a copy never counts). Returns a new JSON Schema object;
+    raises nothing."""
     text = non_empty_text(dialect)
-    location = location_schema(envelope_files, dialect)
+    location = location_schema(envelope_files, dialect, example=example)
     cited = {"location": location, "quote": non_empty_text(dialect)}
     evidence = {
         "anyOf": [

@@ -8,10 +8,10 @@ the checkout's root; --builder defaults to the reports' executor, vendor-a):
     python3 examples/panel/make_demo_repo.py DIR
     tribunal panel convene --criteria DIR/repo/criteria.yaml \
       --report examples/panel/report-round1.yaml --repo DIR/repo --base base \
-      --fleet examples/panel/fleet.yaml --out DIR/round1 --round 1 --ledger DIR/ledger.json
+      --fleet examples/panel/fleet.yaml --out DIR/round1 --ledger DIR/ledger.json
     tribunal panel convene --criteria DIR/repo/criteria.yaml \
       --report examples/panel/report-round2.yaml --repo DIR/repo --base base \
-      --fleet examples/panel/fleet.yaml --out DIR/round2 --round 2 --ledger DIR/ledger.json
+      --fleet examples/panel/fleet.yaml --out DIR/round2 --ledger DIR/ledger.json
 
 Round 1 is ITERATE at 0.68 (exit 1), the window-edge scenario in the fix list; round 2 is SHIP at
 0.81 (exit 0), the adversary's refuted 4 listed. The criteria are given as the demo repository's
@@ -39,8 +39,10 @@ from types import ModuleType
 from typing import Any
 
 import pytest
+import yaml
 from testing import REPO
 from testing.hermetic import make_hermetic
+from testing.jurors import JurorServer, reply
 
 from tribunal.courts.panel import (
     Checker,
@@ -202,10 +204,12 @@ def citations(card: Scorecard) -> Iterator[Evidence]:
         yield QuoteEvidence(item.quote, item.location)
 
 
-def convene(demo: Demo, round_number: int) -> tuple[int, dict[str, Any], Path]:
-    """`tribunal panel convene` on round `round_number`, as the docs page runs it; its exit,
-    summary.json and run dir."""
-    out = demo.target / f"round{round_number}"
+def convene(
+    demo: Demo, round_number: int, fleet: Path, name: str
+) -> tuple[int, dict[str, Any], Path]:
+    """`tribunal panel convene` on round `round_number`, as the docs page runs it, on `fleet`;
+    its exit, summary.json and run dir."""
+    out = demo.target / name / f"round{round_number}"
     ran = subprocess.run(
         [
             sys.executable,
@@ -222,11 +226,11 @@ def convene(demo: Demo, round_number: int) -> tuple[int, dict[str, Any], Path]:
             "--base",
             "base",
             "--fleet",
-            str(EXAMPLE / "fleet.yaml"),
+            str(fleet),
             "--out",
             str(out),
             "--ledger",
-            str(demo.target / "ledger.json"),
+            str(demo.target / name / "ledger.json"),
         ],
         capture_output=True,
         text=True,
@@ -236,10 +240,45 @@ def convene(demo: Demo, round_number: int) -> tuple[int, dict[str, Any], Path]:
     return ran.returncode, json.loads((out / "summary.json").read_text()), out
 
 
-@pytest.fixture(scope="module")
-def golden(demo: Demo) -> dict[int, tuple[int, dict[str, Any], Path]]:
-    """Both rounds of the golden run, in order (round 2 reads round 1 from the ledger)."""
-    return {number: convene(demo, number) for number in (1, 2)}
+def scorecard_server(server: JurorServer) -> None:
+    """Script `server` to answer each member as the recorded cards do: per lens, round and
+    phase (synthesis first: a synthesis prompt also shows the member's own first card)."""
+    for key, text in _answers().items():
+        _, round_key, lens, *phase = key.split("/")
+        texts = (f'"lens": "{lens}"', f'"round": {round_key[1:]}',
+                 f'"phase": "{phase[0] if phase else "score"}"')  # fmt: skip
+        server.when(texts, reply(text), first=bool(phase))
+
+
+def http_fleet(directory: Path, server: JurorServer) -> Path:
+    """The example fleet's three families and ranks, each rung calling `server`."""
+    rungs = [
+        {"id": f"live-{family}", "family": family, "transport": "openai", "rank": rank,
+         "endpoint": server.endpoint, "model": f"{family}-model", "timeout_s": 10}
+        for family, rank in (("vendor-b", 1), ("vendor-c", 2), ("vendor-d", 3))
+    ]  # fmt: skip
+    fleet = directory / "fleet.yaml"
+    directory.mkdir(parents=True, exist_ok=True)
+    tiers = {"panel": [rung["id"] for rung in rungs]}
+    fleet.write_text(yaml.safe_dump({"rungs": rungs, "tiers": tiers}), encoding="utf-8")
+    return fleet
+
+
+@pytest.fixture(scope="module", params=["replay", "http"])
+def golden(
+    request: pytest.FixtureRequest, demo: Demo
+) -> Iterator[dict[int, tuple[int, dict[str, Any], Path]]]:
+    """Both rounds of the golden run, in order (round 2 reads round 1 from the ledger): on the
+    example's replay fleet, and on a scorecard server speaking the OpenAI protocol on
+    127.0.0.1 that answers with the same cards."""
+    if request.param == "replay":
+        yield {n: convene(demo, n, EXAMPLE / "fleet.yaml", "replay") for n in (1, 2)}
+        return
+    with JurorServer("openai") as server:
+        scorecard_server(server)
+        fleet = http_fleet(demo.target / "http", server)
+        yield {n: convene(demo, n, fleet, "http") for n in (1, 2)}
+        assert len(server.chat_requests()) == 3 + 3 + 3  # round 1 with its synthesis, round 2
 
 
 def scores(summary: dict[str, Any], phase: str) -> dict[str, list[int]]:
@@ -478,12 +517,12 @@ def test_the_golden_runs_records_check(
     demo: Demo, golden: dict[int, tuple[int, dict[str, Any], Path]]
 ) -> None:
     checked = subprocess.run(
-        [sys.executable, "-m", "tribunal", "records", "check", str(demo.target)],
+        [sys.executable, "-m", "tribunal", "records", "check", str(golden[1][2].parent)],
         capture_output=True,
         text=True,
     )
     assert checked.returncode == 0, checked.stdout + checked.stderr
     assert "2 judgment(s)" in checked.stdout
-    ledger = json.loads((demo.target / "ledger.json").read_text())
+    ledger = json.loads((golden[1][2].parent / "ledger.json").read_text())
     (entry,) = ledger["slices"]
     assert [(r["round"], r["outcome"]) for r in entry["rounds"]] == [(1, "ITERATE"), (2, "SHIP")]

@@ -616,6 +616,8 @@ class PanelRule(StrEnum):
     SERIOUS_FINDING = "unrefuted blocker or major finding"
     VERIFICATION_FAILED = "verification failed"
     MALFORMED_SCORECARD = "malformed scorecard"
+    # S-7: a citation of a file the panel was not shown never lets a round SHIP.
+    OUTSIDE_ENVELOPE = "a citation names a file the panel was not shown"
     IN_CAVEAT_BAND = "overall in the caveat band"
     AT_TARGET = "overall at or above target"
 
@@ -646,6 +648,7 @@ _RULE_OUTCOMES = {
     PanelRule.SERIOUS_FINDING: PanelOutcome.ITERATE,
     PanelRule.VERIFICATION_FAILED: PanelOutcome.ITERATE,
     PanelRule.MALFORMED_SCORECARD: PanelOutcome.ITERATE,
+    PanelRule.OUTSIDE_ENVELOPE: PanelOutcome.SHIP_WITH_CAVEATS,
     PanelRule.IN_CAVEAT_BAND: PanelOutcome.SHIP_WITH_CAVEATS,
     PanelRule.AT_TARGET: PanelOutcome.SHIP,
 }

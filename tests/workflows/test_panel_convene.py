@@ -13,6 +13,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+import yaml
 from testing.jurors import GARBAGE, JurorServer, reply, status
 from testing.panel_court import (
     CANARY,
@@ -20,6 +21,8 @@ from testing.panel_court import (
     DIMENSIONS,
     EXECUTOR,
     LENSES,
+    WINDOW_EDGE,
+    Slice,
     answer,
     card,
     criteria_text,
@@ -312,7 +315,10 @@ def test_a_member_no_rung_answers_holds(tmp_path: Path, server: JurorServer) -> 
     assert ran.returncode == 3, ran.stderr
     summary = court.summary()
     assert summary["outcome"] == "HOLD"
-    assert reasons(summary)[0] == "lens not seated: adversary"
+    assert reasons(summary)[0] == (
+        "lens not seated: adversary — rung-c: not_answered; rung-a: not_answered; "
+        "rung-b: not_answered"
+    )
     adversary = [text for text in prompts(server) if lens_text("adversary") in text]
     assert len(adversary) == 3  # every rung of the ladder was asked, once
 
@@ -442,3 +448,254 @@ def test_a_scenario_refuted_with_evidence_stays_refuted_and_rides_along(
     ]
     round_two = [text for text in prompts(server) if '"round": 2' in text]
     assert round_two and all("the start moves to now at the window's end" in t for t in round_two)
+
+
+def test_every_caveat_and_fix_is_a_line_of_its_own(tmp_path: Path, server: JurorServer) -> None:
+    court = make_slice(tmp_path, server)
+    one = {**finding("minor"), "claim": "the docstring omits the window's unit"}
+    two = {**finding("info"), "claim": "a test name says seconds", "location": COUNTS[0],
+           "quote": COUNTS[1]}  # fmt: skip
+    for lens in LENSES:
+        answer(server, lens, card(lens, every(8), findings=[one, two]))
+    ran = court.run()
+    assert ran.returncode == 0, ran.stderr
+    for name in ("report.md", "judgment.md"):
+        lines = (court.out / name).read_text().splitlines()
+        for claim in (one["claim"], two["claim"]):
+            assert [line for line in lines if line.startswith("- deferred: " + claim)], (
+                name,
+                claim,
+            )
+            assert [line for line in lines if line.startswith("- **") and claim in line], name
+
+
+# --- bad input: one line naming the file and field, exit 2, nothing written -----------------
+
+
+def refused(court: Slice, *more: str) -> str:
+    before = court.ledger.read_bytes() if court.ledger.exists() else None
+    ran = court.run(*more)
+    assert ran.returncode == 2, ran.stderr
+    assert not court.out.exists()
+    assert (court.ledger.read_bytes() if court.ledger.exists() else None) == before
+    (line,) = [line for line in ran.stderr.splitlines() if line.startswith("tribunal: error:")]
+    return line
+
+
+def test_a_head_naming_another_commit_than_the_address_is_refused(
+    tmp_path: Path, server: JurorServer
+) -> None:
+    court = make_slice(tmp_path, server)
+    line = refused(court, "--head", court.base)
+    assert "report.yaml" in line and "address" in line and "--head" in line
+    assert server.chat_requests() == []
+
+
+def test_a_head_does_not_stand_in_for_a_missing_address(
+    tmp_path: Path, server: JurorServer
+) -> None:
+    court = make_slice(tmp_path, server)
+    court.write_report(report_text(None))
+    ran = court.run("--head", court.head)
+    assert ran.returncode == 3, ran.stderr
+    assert court.summary()["outcome"] == "NOT_CONVENED"
+    assert server.chat_requests() == []
+
+
+def test_a_base_that_is_not_an_ancestor_of_the_head_is_refused(
+    tmp_path: Path, server: JurorServer
+) -> None:
+    court = make_slice(tmp_path, server)
+    court.write_report(report_text(court.base))
+    court.base = court.head  # a base after the work
+    line = refused(court)
+    assert "is not an ancestor of the head" in line
+
+
+def test_the_same_blocked_model_retried_unchanged_is_refused(
+    tmp_path: Path, server: JurorServer
+) -> None:
+    court = make_slice(tmp_path, server)
+    court.write_report(report_text(None, status="BLOCKED"))
+    first = court.run()
+    assert first.returncode == 3 and court.summary()["outcome"] == "NOT_CONVENED"
+    court.out = tmp_path / "again"
+    line = refused(court)
+    assert "repeats the previous one's executor and context" in line
+    assert server.chat_requests() == []
+
+
+def test_criteria_edited_after_the_base_are_refused_even_if_frozen_afresh(
+    tmp_path: Path, server: JurorServer
+) -> None:
+    court = make_slice(tmp_path, server)
+    court.criteria.write_text(criteria_text(target=0.5), encoding="utf-8")
+    line = refused(court)
+    assert "criteria changed after freezing" in line and "frozen by the base commit" in line
+
+
+def test_a_malformed_report_field_is_one_line_with_file_and_field(
+    tmp_path: Path, server: JurorServer
+) -> None:
+    court = make_slice(tmp_path, server)
+    court.write_report(report_text(court.head, status="FINISHED"))
+    line = refused(court)
+    assert "report.yaml" in line and "status" in line
+
+
+def test_a_summary_file_in_a_missing_directory_is_refused(
+    tmp_path: Path, server: JurorServer
+) -> None:
+    court = make_slice(tmp_path, server)
+    line = refused(court, "--summary-to", str(tmp_path / "nowhere" / "summary.md"))
+    assert "--summary-to" in line and "does not exist" in line
+
+
+# --- rounds ----------------------------------------------------------------------------------
+
+
+def test_a_report_held_for_its_concerns_spends_no_round(
+    tmp_path: Path, server: JurorServer
+) -> None:
+    court = make_slice(tmp_path, server)
+    concern = [{"kind": "correctness", "text": "a burst at the edge may pass twice"}]
+    court.write_report(report_text(court.head, status="DONE_WITH_CONCERNS", concerns=concern))
+    first = court.run()
+    assert first.returncode == 3 and court.summary()["outcome"] == "NOT_CONVENED"
+    resolved = court.run_tribunal(
+        "adjudicate", "--ledger", str(court.ledger), "--concern", "1", "--evidence",
+        "limiter.py:12", "--note", "the start moves at the window's end",
+    )  # fmt: skip
+    assert resolved.returncode == 0, resolved.stderr
+    panel_answers(server, same_everywhere(8))
+    second = court.run(out=tmp_path / "out2")
+    assert second.returncode == 0, second.stderr
+    summary = court.summary(tmp_path / "out2")
+    assert (summary["round"], summary["rounds_left"], summary["dispatches_left"]) == (1, 2, 4)
+
+
+def test_a_fourth_round_after_three_escalates_with_no_request_sent(
+    tmp_path: Path, server: JurorServer
+) -> None:
+    court = make_slice(tmp_path, server)
+    for round_number in (1, 2, 3):
+        for lens in LENSES:
+            given = card(lens, every(5), round_number=round_number)
+            answer(server, lens, given, round_number=round_number)
+        ran = court.run(out=tmp_path / f"r{round_number}")
+        assert ran.returncode == 1, ran.stderr
+    asked = len(server.chat_requests())
+    fourth = court.run(out=tmp_path / "r4")
+    assert fourth.returncode == 3, fourth.stderr
+    summary = court.summary(tmp_path / "r4")
+    assert (summary["outcome"], summary["round"]) == ("ESCALATE", 4)
+    assert summary["overall"] is None
+    assert len(server.chat_requests()) == asked
+
+
+def test_a_round_behind_the_last_is_refused(tmp_path: Path, server: JurorServer) -> None:
+    court = make_slice(tmp_path, server)
+    for round_number in (1, 2):
+        for lens in LENSES:
+            given = card(lens, every(5), round_number=round_number)
+            answer(server, lens, given, round_number=round_number)
+        assert court.run(out=tmp_path / f"r{round_number}").returncode == 1
+    line = refused(court, "--round", "1")
+    assert "round 1 is behind the slice's last round, 2" in line
+
+
+def test_convening_again_into_the_same_dir_keeps_the_earlier_run_in_history(
+    tmp_path: Path, server: JurorServer
+) -> None:
+    court = make_slice(tmp_path, server)
+    spread = {"quality": every(8), "fitness": every(8), "adversary": every(5)}
+    panel_answers(server, spread)
+    panel_answers(server, spread, phase="synthesis")
+    assert court.run().returncode in (0, 1)
+    first_id = court.summary()["run_id"]
+    court.write_report(report_text(None))
+    assert court.run().returncode == 3
+    names = sorted(path.name for path in court.out.iterdir())
+    assert not [name for name in names if name.startswith("scorecard_")]
+    assert "verification.json" not in names
+    history = court.out / "history" / first_id
+    assert (history / "scorecard_quality.synthesis.json").is_file()
+    assert (history / "report.md").is_file()
+    checked = court.run_tribunal("records", "check", str(court.out))
+    assert checked.returncode == 0, checked.stdout + checked.stderr
+
+
+def test_an_unstamped_dir_holding_a_report_md_is_refused(
+    tmp_path: Path, server: JurorServer
+) -> None:
+    court = make_slice(tmp_path, server)
+    court.out.mkdir()
+    (court.out / "report.md").write_text("my own notes\n", encoding="utf-8")
+    ran = court.run()
+    assert ran.returncode == 2 and "report.md" in ran.stderr
+    assert (court.out / "report.md").read_text() == "my own notes\n"
+
+
+# --- faults never ship -----------------------------------------------------------------------
+
+
+def test_one_card_left_is_decided_without_a_synthesis(tmp_path: Path, server: JurorServer) -> None:
+    court = make_slice(tmp_path, server, criteria=criteria_text(lenses=["quality", "adversary"]))
+    server.when(lens_text("quality"), reply(GARBAGE))
+    answer(server, "adversary", card("adversary", {**every(8), "correctness": 1}))
+    ran = court.run()
+    assert ran.returncode == 1, ran.stderr
+    summary = court.summary()
+    assert summary["outcome"] == "ITERATE"
+    assert summary["triggers"] and "malformed scorecard" in " ".join(reasons(summary))
+    assert not [text for text in prompts(server) if '"phase": "synthesis"' in text]
+
+
+def test_a_citation_outside_the_envelope_never_ships(tmp_path: Path, server: JurorServer) -> None:
+    court = make_slice(tmp_path, server)
+    outside = score(8, 0.9, evidence(WINDOW_EDGE), evidence(("server.py:3", "import socket")))
+    panel_answers(server, {"fitness": every(8), "adversary": every(8)})
+    answer(server, "quality", card("quality", {**every(8), "clarity": 9, "robustness": outside}))
+    ran = court.run()
+    assert ran.returncode == 1, ran.stderr
+    summary = court.summary()
+    assert summary["outcome"] == "SHIP_WITH_CAVEATS"
+    assert reasons(summary)[0] == "a citation names a file the panel was not shown: quality"
+
+
+def test_a_degraded_solo_round_names_its_weakened_gate(tmp_path: Path, server: JurorServer) -> None:
+    rungs = [server_rung("rung-x", EXECUTOR, server), server_rung("rung-y", EXECUTOR, server)]
+    court = make_slice(tmp_path, server, rungs=rungs)
+    panel_answers(server, same_everywhere(8))
+    held = court.run()
+    assert held.returncode == 3 and court.summary()["outcome"] == "HOLD"
+    assert "builder_family" in reasons(court.summary())[0]
+    assert server.chat_requests() == []  # a round that holds asks nobody
+    solo = court.run("--solo", out=tmp_path / "solo")
+    assert solo.returncode == 0, solo.stderr
+    assert court.summary(tmp_path / "solo")["degraded"] is True
+    for name in ("judgment.md", "report.md"):
+        assert (
+            "graded same-family-blind, not cross-family" in (tmp_path / "solo" / name).read_text()
+        )
+
+
+def test_the_report_labels_recorded_answers_and_names_fingerprints(
+    tmp_path: Path, server: JurorServer
+) -> None:
+    court = make_slice(tmp_path, server)
+    answers = tmp_path / "answers.yaml"
+    cards = {f"panel/R1/{lens}": card(lens, every(8)) for lens in LENSES}
+    answers.write_text(yaml.safe_dump(cards), encoding="utf-8")
+    fleet = {
+        "rungs": [{"id": f"rec-{n}", "family": f"fam-{n}", "transport": "replay",
+                   "answers": "answers.yaml", "rank": 1} for n in "abc"],
+        "tiers": {"panel": ["rec-a", "rec-b", "rec-c"]},
+    }  # fmt: skip
+    court.fleet.write_text(yaml.safe_dump(fleet), encoding="utf-8")
+    ran = court.run()
+    assert ran.returncode == 0, ran.stderr
+    text = (court.out / "report.md").read_text()
+    assert "**Recorded answers:**" in text
+    (item,) = court.summary()["fix_list"]
+    assert item["fingerprint"] in text and item["fingerprint"] in ran.stdout

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from enum import IntEnum
 
-from tribunal.enums import JudgmentVerdict, Outcome, SeatVerdict
+from tribunal.enums import JudgmentVerdict, Outcome, PanelOutcome, SeatVerdict
 
 
 class ExitCode(IntEnum):
@@ -26,6 +26,18 @@ _OUTCOMES = {
     Outcome.ITERATE: ExitCode.NEGATIVE,
     Outcome.HOLD: ExitCode.NO_VERDICT,
     Outcome.LAND: ExitCode.OK,
+}
+# P-8: SHIP 0; SHIP_WITH_CAVEATS 1 (0 once a person accepts the caveats); ITERATE and BLOCK 1;
+# the rest reach no verdict.
+_PANEL = {
+    PanelOutcome.NOT_CONVENED: ExitCode.NO_VERDICT,
+    PanelOutcome.INVALID: ExitCode.NO_VERDICT,
+    PanelOutcome.HOLD: ExitCode.NO_VERDICT,
+    PanelOutcome.ESCALATE: ExitCode.NO_VERDICT,
+    PanelOutcome.BLOCK: ExitCode.NEGATIVE,
+    PanelOutcome.ITERATE: ExitCode.NEGATIVE,
+    PanelOutcome.SHIP_WITH_CAVEATS: ExitCode.NEGATIVE,
+    PanelOutcome.SHIP: ExitCode.OK,
 }
 # C-2: `judgment --check` and `arbitrate` exit by the verdict.
 _VERDICTS = {
@@ -54,3 +66,8 @@ def for_verdict(verdict: JudgmentVerdict) -> ExitCode:
 def for_seat(verdict: SeatVerdict) -> ExitCode:
     """The exit code of `tribunal seat` for a seat's `verdict`."""
     return _SEATS[verdict]
+
+
+def for_panel(outcome: PanelOutcome, *, caveats_accepted: bool = False) -> ExitCode:
+    """The exit code of a panel round with `outcome` (accepted caveats exit 0)."""
+    return ExitCode.OK if caveats_accepted else _PANEL[outcome]

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from tribunal.cli.exit_codes import ExitCode
+from tribunal.cli.exit_codes import ExitCode, for_panel
 
 MODE_LINE = "Running in tribunal mode: executor -> verifier panel -> consensus."
 LEDGER = click.Path(dir_okay=False, path_type=Path)
@@ -159,6 +159,7 @@ def convene(
         )
     )
     report = convening.report
+    code = for_panel(report.outcome, caveats_accepted=report.caveats_accepted)
     for warning in report.routing.warnings if report.routing is not None else ():
         click.echo(f"tribunal: warning: {warning}", err=True)
     written = [
@@ -171,5 +172,5 @@ def convene(
             click.echo(line, err=True)
     else:
         click.echo(report.report_text() + "\n" + "\n".join(written) + "\n", nl=False)
-        click.echo(f"exit {report.exit_code}")
-    ctx.exit(report.exit_code)
+        click.echo(f"exit {code}")
+    ctx.exit(code)

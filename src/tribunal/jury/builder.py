@@ -134,3 +134,13 @@ def builder_outside(fleet: Fleet, name: str) -> Builder:
     except BadInput:
         families = _unique([name.strip(), name.strip().split("/")[0]])
         return Builder(name, BuilderMatch.FAMILY, families, _runs([tokens(name)]))
+
+
+def both(first: Builder, second: Builder) -> Builder:
+    """A builder excluding what either excludes: `first`'s name, both families and tokens."""
+    return Builder(
+        first.name,
+        first.matched,
+        _unique([*first.families, *second.families]),
+        _runs([*first.token_runs, *second.token_runs]),
+    )

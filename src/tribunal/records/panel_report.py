@@ -7,6 +7,7 @@ All pure functions of a `PanelReport` (C-6): no clock, no absolute paths, no ran
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -35,6 +36,7 @@ from tribunal.enums import ScorecardPhase
 from tribunal.evidence.slice.criteria import SliceCriteria
 from tribunal.evidence.slice.verification import VERIFICATION_NAME, Verification
 from tribunal.frontmatter import render_judgment
+from tribunal.jury.routing import WEAKENED_GATE
 from tribunal.markdown import render
 from tribunal.records.rundir import (
     ENVELOPE_NAMES,
@@ -57,17 +59,6 @@ PANEL_RUN_FILES = (
     *ENVELOPE_NAMES,
 )
 
-# P-8: the exit of each outcome (SHIP_WITH_CAVEATS: 1, or 0 once a person accepts the caveats).
-EXITS = {
-    PanelOutcome.NOT_CONVENED: 3,
-    PanelOutcome.INVALID: 3,
-    PanelOutcome.HOLD: 3,
-    PanelOutcome.ESCALATE: 3,
-    PanelOutcome.BLOCK: 1,
-    PanelOutcome.ITERATE: 1,
-    PanelOutcome.SHIP_WITH_CAVEATS: 1,
-    PanelOutcome.SHIP: 0,
-}
 VERDICTS = {
     PanelOutcome.BLOCK: "DENY",
     PanelOutcome.ITERATE: "DENY",
@@ -167,6 +158,8 @@ def _fix_item(entry: FixItem) -> dict[str, Any]:
         "fix": entry.fix,
         "detail": entry.detail,
         "fingerprint": entry.fingerprint,
+        # A member's finding or scenario (not the harness's line or a malformed card's).
+        "from_member": entry.item is not None,
     }
 
 
@@ -191,6 +184,13 @@ def _refuted_item(entry: Refutation) -> dict[str, Any]:
     }
 
 
+def _refuted_view(entry: dict[str, Any]) -> dict[str, Any]:
+    """A refuted entry for a reader: its item verbatim as JSON text (never escaped)."""
+    item = entry["item"]
+    text = item if isinstance(item, str) else json.dumps(item, ensure_ascii=False, sort_keys=True)
+    return {**entry, "text": text}
+
+
 @dataclass(frozen=True)
 class PanelReport:
     """Everything a round reports: the decision and what it was decided over."""
@@ -212,6 +212,7 @@ class PanelReport:
     observations: tuple[str, ...] = ()
     frozen_by: str = "ledger"
     repo: str | None = None  # the judged repository's root, where refuting evidence resolves
+    sat: bool = False  # some member was asked (a round nobody was asked in spends no round)
     # The slice's earlier rounds, as the ledger has them.
     earlier: tuple[Mapping[str, Any], ...] = ()
 
@@ -224,7 +225,7 @@ class PanelReport:
             if past["round"] < self.round
         ]
         return [*rounds, {"round": self.round, "outcome": self.outcome.value,
-                          "overall": _number(self.decision.overall)}]  # fmt: skip
+                          "overall": self.overall}]  # fmt: skip
 
     @property
     def outcome(self) -> PanelOutcome:
@@ -237,9 +238,35 @@ class PanelReport:
         return self.accept_caveats and self.outcome is PanelOutcome.SHIP_WITH_CAVEATS
 
     @property
-    def exit_code(self) -> int:
-        """P-8's exit for the outcome."""
-        return 0 if self.caveats_accepted else EXITS[self.outcome]
+    def overall(self) -> float | None:
+        """The overall to two decimals, or None when it is not known: no panel sat, or a
+        dimension has no consensus (a deadlock, no score left) — the exact figure is then a
+        lower bound, never shown as the overall."""
+        if not self.seats or any(d.consensus.value is None for d in self.decision.dimensions):
+            return None
+        return _number(self.decision.overall)
+
+    @property
+    def overall_shown(self) -> str:
+        """The overall for a reader: two decimals, or an em dash when it is not known."""
+        return "—" if self.overall is None else two_decimals(self.decision.overall)
+
+    @property
+    def fixed(self) -> list[dict[str, Any]]:
+        """B-3, P-8: the findings and scenarios of earlier rounds absent from this round's
+        cards — each counts as fixed."""
+        if not self.seats:
+            return []
+        now = {item.fingerprint for item in self.decision.fix_list}
+        now |= {entry.fingerprint for entry in self.decision.caveats.items}
+        seen: dict[str, dict[str, Any]] = {}
+        for past in self.earlier:
+            if past["round"] >= self.round:
+                continue
+            for item in past.get("fix_list", []):
+                if item.get("from_member") and item["fingerprint"] not in now:
+                    seen.setdefault(item["fingerprint"], {**item, "round": past["round"]})
+        return list(seen.values())
 
     @property
     def verdict(self) -> str:
@@ -273,17 +300,19 @@ class PanelReport:
         return any(member.route.degraded for member in self.routing.members)
 
     def members(self) -> list[dict[str, Any]]:
-        """The `members` of summary.json: each lens's first-phase seat."""
-        first = [seat for seat in self.seats if seat.phase is ScorecardPhase.SCORE]
+        """The `members` of summary.json: each lens's seat, its verdict source that of the last
+        phase it sat in (a malformed synthesis card is `malformed`)."""
+        last = {seat.lens: seat for seat in self.seats}  # seats come in phase order
         return [
             {
                 "lens": seat.lens,
                 "rung": seat.rung,
                 "family": seat.family,
                 "adversary": seat.adversary,
-                "verdict_source": seat.source.value,
+                "verdict_source": last[seat.lens].source.value,
             }
-            for seat in first
+            for seat in self.seats
+            if seat.phase is ScorecardPhase.SCORE
         ]
 
     def summary(self) -> dict[str, Any]:
@@ -299,13 +328,14 @@ class PanelReport:
             "dispatches_left": self.dispatches_left,
             "outcome": self.outcome.value,
             "reasons": [str(reason) for reason in decision.reasons],
-            "overall": _number(decision.overall),
+            "overall": self.overall,
             "target": _number(decision.target),
             "criteria_sha256": self.criteria.sha256,
             "address": self.address,
             "receipt": self.receipt,
             "builder_family": self.builder_family,
             "degraded": self.degraded,
+            "weakened_gate": WEAKENED_GATE if self.degraded else None,
             "caveats_accepted": self.caveats_accepted,
             "verification": None if self.verification is None else self.verification.to_dict(),
             "members": self.members(),
@@ -352,8 +382,20 @@ class PanelReport:
             "overall": summary["overall"],
             "members": summary["members"],
             "consensus": {d["id"]: d["consensus"]["value"] for d in summary["dimensions"]},
+            "sat": self.sat,  # a round no member was asked in spends no round of the budget
             "fix_list": [
-                {k: item[k] for k in ("claim", "location", "fingerprint", "severity")}
+                {
+                    k: item[k]
+                    for k in (
+                        "kind",
+                        "lenses",
+                        "claim",
+                        "location",
+                        "fingerprint",
+                        "severity",
+                        "from_member",
+                    )
+                }
                 for item in summary["fix_list"]
             ],
             "fingerprints": [item["fingerprint"] for item in summary["fix_list"]],
@@ -366,7 +408,10 @@ class PanelReport:
         return {
             **summary,
             "verdict": self.verdict,
-            "overall_shown": two_decimals(self.decision.overall),
+            "overall_shown": self.overall_shown,
+            "refuted": [_refuted_view(entry) for entry in summary["refuted"]],
+            "fixed": self.fixed,
+            "weakened_gate": WEAKENED_GATE if self.degraded else None,
             "target_shown": two_decimals(self.decision.target),
             "synthesis_held": self.decision.synthesis_held,
             "seats": [
@@ -381,7 +426,6 @@ class PanelReport:
                 }
                 for s in self.seats
             ],
-            "exit_code": self.exit_code,
             "frozen_by": self.frozen_by,
             "history": self.history,
             "recorded": [
@@ -399,7 +443,7 @@ class PanelReport:
             "reason_text": str(self.decision.reasons[0]),
             "court": COURT,
             "outcome": self.outcome.value,
-            "overall": two_decimals(self.decision.overall),
+            "overall": self.overall_shown,
             "target": two_decimals(self.decision.target),
             "round": self.round,
             "run_id": self.run_id,
@@ -408,6 +452,8 @@ class PanelReport:
         }
         if self.outcome is PanelOutcome.SHIP_WITH_CAVEATS:
             fields["caveats_accepted"] = self.caveats_accepted
+        if self.degraded:
+            fields["weakened_gate"] = WEAKENED_GATE
         return render_judgment(fields, render(PANEL_JUDGMENT_TEMPLATE, self.context()))
 
     def report_text(self) -> str:

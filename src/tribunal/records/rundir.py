@@ -60,10 +60,12 @@ STAMP_TOOL = "tribunal"
 
 # The files of one run, by name; verdicts by pattern. Kept in history: judgment and summary
 # (B-5), and with them every file the judgment can cite (R-6: its refs resolve from its dir).
-RUN_FILES = (SUMMARY_NAME, JUDGMENT_NAME, ROUTING_NAME, *ENVELOPE_NAMES)
+# The panel court's run adds the closing report, its verification and its members' scorecards.
+PANEL_NAMES = ("report.md", "verification.json")
+RUN_FILES = (SUMMARY_NAME, JUDGMENT_NAME, ROUTING_NAME, *ENVELOPE_NAMES, *PANEL_NAMES)
 KEPT_IN_HISTORY = (JUDGMENT_NAME, SUMMARY_NAME)
-CITED_IN_HISTORY = (ROUTING_NAME, *ENVELOPE_NAMES)
-_VERDICT = re.compile(r"verdict_[A-Za-z0-9][A-Za-z0-9_.-]*\.json\Z")
+CITED_IN_HISTORY = (ROUTING_NAME, *ENVELOPE_NAMES, *PANEL_NAMES)
+_VERDICT = re.compile(r"(?:verdict|scorecard)_[A-Za-z0-9][A-Za-z0-9_.-]*\.json\Z")
 _LENS = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]*\Z")  # the fleet schema's `name`
 _RUN_ID = re.compile(r"[A-Za-z0-9_-]{1,64}\Z")  # also safe as a history/<run_id> dir name
 _FRONT_RUN_ID = re.compile(r"^run_id:\s*['\"]?([A-Za-z0-9_-]{1,64})['\"]?\s*$", re.M)
@@ -85,7 +87,8 @@ def verdict_name(lens: str) -> str:
 
 
 def is_verdict_name(name: str) -> bool:
-    """True when `name` has the shape of a verdict file."""
+    """True when `name` has the shape of a seat's file: a juror's verdict or a panel member's
+    scorecard (`scorecard_<lens>.json`, `scorecard_<lens>.synthesis.json`)."""
     return _VERDICT.match(name) is not None
 
 

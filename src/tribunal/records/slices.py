@@ -63,10 +63,18 @@ def freeze(
         return Freezing(criteria.slice_id, criteria.sha256, frozen is None)
 
 
-def check_frozen(ledger: dict[str, Any], criteria: SliceCriteria, *, at_base: bool) -> str:
+def check_frozen(
+    ledger: dict[str, Any],
+    criteria: SliceCriteria,
+    *,
+    at_base: bool,
+    base_sha256: str | None = None,
+) -> str:
     """P-1: how the criteria are frozen — `"ledger"` (their sha256 frozen first) or `"base"`
-    (byte-identical in the base commit). Raises BadInput when a frozen sha256 differs (naming
-    both), or when they are neither."""
+    (byte-identical in the base commit). `base_sha256` is the sha256 of the file the base commit
+    holds at the criteria's path (None: it holds none). Raises BadInput when a frozen sha256
+    differs (naming both) — the base commit's own file counts as frozen, so criteria edited
+    after the base are never frozen afresh — or when they are neither."""
     frozen = frozen_sha(ledger, criteria.slice_id)
     if frozen is not None:
         if frozen != criteria.sha256:
@@ -74,6 +82,11 @@ def check_frozen(ledger: dict[str, Any], criteria: SliceCriteria, *, at_base: bo
         return "ledger"
     if at_base:
         return "base"
+    if base_sha256 is not None:
+        raise BadInput(
+            changed_after_freezing(base_sha256, criteria.sha256) + " (frozen by the base commit)",
+            source=criteria.label,
+        )
     raise BadInput(
         "the criteria are not frozen: commit them before the work (byte-identical at --base), "
         "or run tribunal panel freeze before the executor starts",
@@ -162,7 +175,9 @@ def resolve_concern(
                 source=shown,
                 field="--concern",
             )
-        resolve_evidence(evidence, root)
+        # The evidence resolves in the repository the slice's rounds judged, as a finding's does.
+        latest = entry["rounds"][-1] if entry["rounds"] else {}
+        resolve_evidence(evidence, judged_root(latest, root))
         record = {
             "fingerprint": raised["fingerprint"],
             "kind": raised["kind"],

@@ -22,7 +22,7 @@ Order, and why:
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -57,7 +57,13 @@ from tribunal.courts.panel.prompt import (
 from tribunal.courts.panel.seating import MemberSeat, PanelRouting, route_panel, seat_member
 from tribunal.enums import ScorecardPhase
 from tribunal.errors import BadInput
-from tribunal.evidence.slice.criteria import PanelLens, SliceCriteria, bytes_at, load_criteria
+from tribunal.evidence.slice.criteria import (
+    PanelLens,
+    SliceCriteria,
+    bytes_at,
+    criteria_sha256,
+    load_criteria,
+)
 from tribunal.evidence.slice.report import ExecutorReport, load_report
 from tribunal.evidence.slice.verification import (
     VERIFICATION_NAME,
@@ -65,11 +71,12 @@ from tribunal.evidence.slice.verification import (
     render_command,
     run_verification,
 )
-from tribunal.jury.builder import Builder, builder_outside, envelope_terms, resolve_builder
+from tribunal.jury.builder import Builder, both, builder_outside, envelope_terms, resolve_builder
 from tribunal.jury.citations import CitationSources
 from tribunal.jury.envelope.build import Envelope, build_envelope
 from tribunal.jury.envelope.contract import Contract
 from tribunal.jury.fleet import Fleet, Rung, load_fleet
+from tribunal.jury.redaction import redact
 from tribunal.jury.seat.costs import costs_document
 from tribunal.jury.seat.dispatch import RungGates
 from tribunal.jury.seat.walk import SeatContext
@@ -94,6 +101,7 @@ from tribunal.records.slices import (
     check_frozen,
     dispatches_used,
     find_slice,
+    freeze,
     last_blocked,
     record_dispatch,
     record_panel_round,
@@ -103,6 +111,7 @@ from tribunal.records.slices import (
 )
 
 SeatCallback = Callable[[MemberSeat], None]
+MIN_SYNTHESIS = 2  # a synthesis weighs a member's card against at least one other
 
 
 @dataclass(frozen=True)
@@ -181,23 +190,31 @@ def _prepare(request: PanelRequest) -> _Prepared:
     root = request.root
     check_output_dir(request.out, "--out", _label(request.out, root), files=PANEL_RUN_FILES)
     if request.summary_to is not None:
-        check_output_path(request.summary_to, "--summary-to", _label(request.summary_to, root))
+        shown = _label(request.summary_to, root)
+        check_output_path(request.summary_to, "--summary-to", shown)
+        if not request.summary_to.parent.is_dir():
+            raise BadInput("its directory does not exist", source=shown, field="--summary-to")
     criteria = load_criteria(request.criteria, _label(request.criteria, root))
     report = load_report(request.report, _label(request.report, root))
     fleet = load_fleet(request.fleet, _label(request.fleet, root))
     # P-9: the executor is the panel's builder unless --builder names one (which must be of
     # the fleet, as everywhere); an executor the fleet does not hold excludes its own family.
+    builder = builder_outside(fleet, report.executor)
     if request.builder is not None:
-        builder = resolve_builder(fleet, request.builder)
-    else:
-        builder = builder_outside(fleet, report.executor)
+        # The executor's family stays refused beside the one --builder names (P-2).
+        builder = both(resolve_builder(fleet, request.builder), builder)
     ledger_path = request.ledger or default_ledger_path(request.repo)
     check_output_path(ledger_path, "--ledger", _label(ledger_path, root))
     ledger = load_ledger(ledger_path, _label(ledger_path, root))
     repo_label = _label(request.repo, root)
-    base, head = _revisions(request, report, repo_label)
-    at_base = bytes_at(request.repo, base, request.criteria) == request.criteria.read_bytes()
-    frozen_by = check_frozen(ledger, criteria, at_base=at_base)
+    base, address, head = _revisions(request, report, repo_label)
+    at_base_bytes = bytes_at(request.repo, base, request.criteria)
+    frozen_by = check_frozen(
+        ledger,
+        criteria,
+        at_base=at_base_bytes == request.criteria.read_bytes(),
+        base_sha256=criteria_sha256(at_base_bytes) if at_base_bytes is not None else None,
+    )
     slice_id = criteria.slice_id
     if retries_the_same_blocked(
         report.status, report.executor, report.context, last_blocked(ledger, slice_id)
@@ -208,15 +225,20 @@ def _prepare(request: PanelRequest) -> _Prepared:
             source=report.label,
             field="status",
         )
-    entry = find_slice(ledger, slice_id)
-    rounds = entry["rounds"] if entry is not None else []
-    round_number = request.round if request.round is not None else len(rounds) + 1
+    # --round defaults to the slice's last round a panel sat in + 1 (a round no panel sat in —
+    # not convened, beyond the budget — spends no round of the budget).
+    sat = [r["round"] for r in _rounds(ledger, slice_id) if r.get("sat", True)]
+    round_number = request.round if request.round is not None else max(sat, default=0) + 1
     if round_number < 1:
         raise BadInput("a round is 1 or more", field="--round")
+    if round_number < max(sat, default=0):
+        raise BadInput(
+            f"round {round_number} is behind the slice's last round, {max(sat)}: a round "
+            "already decided is never convened again",
+            field="--round",
+        )
     spent = dispatches_used(ledger, slice_id)
-    budget = beyond_budget(
-        round_number, criteria.rounds, spent, report.complexity, criteria.dispatches
-    )
+    weight = 0 if _dispatched(ledger, slice_id, report, round_number) else report.complexity
     prepared = _Prepared(
         criteria=criteria,
         report=report,
@@ -226,19 +248,19 @@ def _prepare(request: PanelRequest) -> _Prepared:
         ledger=ledger,
         round=round_number,
         rounds_left=max(0, criteria.rounds - round_number),
-        dispatches_left=max(0, criteria.dispatches - spent - report.complexity),
+        dispatches_left=max(0, criteria.dispatches - spent - weight),
         base=base,
         head=head,
         frozen_by=frozen_by,
         references={},
         envelope=None,
     )
-    if budget is not None:
-        return replace(prepared, flags=RoundFlags(beyond_budget=budget))
+    # P-8: whether the report convenes a panel at all comes first; a DONE report convenes one
+    # only with an address of its own that resolves (--head only defaults to it).
     diff_empty = head is not None and _same_tree(request.repo, base, head)
     facts = ReportFacts(
         status=report.status,
-        address_resolves=head is not None,
+        address_resolves=address is not None,
         diff_empty=diff_empty,
         blocking_concerns=tuple(
             (concern.number, concern.fingerprint, concern.text)
@@ -249,16 +271,21 @@ def _prepare(request: PanelRequest) -> _Prepared:
     why_not = not_convened(facts, resolved_concerns(ledger, slice_id))
     if why_not is not None:
         return replace(prepared, flags=RoundFlags(not_convened=why_not))
+    budget = beyond_budget(round_number, criteria.rounds, spent, weight, criteria.dispatches)
+    if budget is not None:
+        return replace(prepared, flags=RoundFlags(beyond_budget=budget))
     assert head is not None
     references = _references(request.repo, head, criteria)
     envelope = _envelope(request, criteria, report, fleet, builder, base, head)
     return replace(prepared, references=references, envelope=envelope)
 
 
-def _revisions(request: PanelRequest, report: ExecutorReport, label: str) -> tuple[str, str | None]:
-    """The resolved base, and head: `--head`, else the report's address (None when neither
-    resolves). Raises BadInput for a base that names no commit, and for a `--head` naming
-    another commit than the report's address."""
+def _revisions(
+    request: PanelRequest, report: ExecutorReport, label: str
+) -> tuple[str, str | None, str | None]:
+    """The resolved base, the report's address (None when it names none that resolves), and
+    head: `--head`, else the address. Raises BadInput for a base or `--head` that names no
+    commit, and for a `--head` naming another commit than the report's address."""
     from tribunal.evidence.proofs.repo import ProofRepo
 
     with ProofRepo.open(request.repo, label) as git_repo:
@@ -266,11 +293,18 @@ def _revisions(request: PanelRequest, report: ExecutorReport, label: str) -> tup
         if base is None:
             raise BadInput(f"{request.base!r} does not name a commit in {label}", field="--base")
         address = git_repo.resolve(report.address) if report.address else None
-        if request.head is None:
-            return base, address
-        head = git_repo.resolve(request.head)
-        if head is None:
+        head = git_repo.resolve(request.head) if request.head is not None else address
+        if request.head is not None and head is None:
             raise BadInput(f"{request.head!r} does not name a commit in {label}", field="--head")
+        if head is not None and not git_repo.is_ancestor(base, head):
+            raise BadInput(
+                f"--base {request.base} is not an ancestor of the head {head[:12]}: the work "
+                "is judged from the commit it started from",
+                field="--base",
+            )
+        if request.head is None:
+            return base, address, address
+        assert head is not None  # resolved above, or refused
         if address is not None and head != address:
             raise BadInput(
                 f"--head {request.head} is {head[:12]}, but the report's address "
@@ -278,7 +312,22 @@ def _revisions(request: PanelRequest, report: ExecutorReport, label: str) -> tup
                 source=report.label,
                 field="address",
             )
-        return base, head
+        return base, address, head
+
+
+def _dispatched(
+    ledger: dict[str, Any], slice_id: str, report: ExecutorReport, round_number: int
+) -> bool:
+    """True when the slice's latest dispatch is this report already (same round, status,
+    executor and context): handed over again — after its concerns were resolved, say — it is
+    the same dispatch, and spends nothing more."""
+    entry = find_slice(ledger, slice_id)
+    if entry is None or not entry["dispatches"]:
+        return False
+    latest = entry["dispatches"][-1]
+    return (latest["round"], latest["status"], latest["executor"], latest["context"]) == (
+        round_number, report.status.value, report.executor, report.context
+    )  # fmt: skip
 
 
 def _same_tree(repo: Path, base: str, head: str) -> bool:
@@ -356,11 +405,12 @@ def _convene_into(
     synthesis: list[Scorecard] | None = None
     malformed: list[MalformedCard] = []
     check: Checker = _no_evidence
+    asked = False
     if envelope is not None and not flags.beyond_budget and not flags.not_convened:
         run.write_envelope(envelope)
         verification = _verify(request, prepared)
         run.write_json(VERIFICATION_NAME, verification.to_dict())
-        failed = tuple(run_.command for run_ in verification.failed)
+        failed = tuple(f"{run_.command} (exit {run_.exit_code})" for run_ in verification.failed)
         flags = replace(flags, invalid=verification.invalid, failed_commands=failed)
     if envelope is not None and verification is not None and flags.invalid is None:
         sitting = _Sitting(request, prepared, envelope, verification, run, on_seat)
@@ -369,9 +419,10 @@ def _convene_into(
         check = sitting.check
         outcome = sitting.sit()
         seats, first, synthesis, malformed = outcome
-        held = tuple(seat.lens for seat in seats if seat.card is None)
-        flags = replace(flags, held_lenses=tuple(dict.fromkeys(held)))
+        held = {seat.lens: _held(seat) for seat in seats if seat.card is None}
+        flags = replace(flags, held_lenses=tuple(held.values()))
         costs = costs_document(prepared.fleet.rungs.values(), sitting.context.book)
+        asked = bool(sitting.context.asked)
     panel = PanelRound(
         criteria=_criteria(criteria),
         round=prepared.round,
@@ -400,10 +451,19 @@ def _convene_into(
         frozen_by=prepared.frozen_by,
         earlier=tuple(_rounds(prepared.ledger, criteria.slice_id)),
         repo=str(find_root(request.repo)),
+        sat=asked,
     )
     _record(request, prepared, report)
     write_panel_reports(run, report, summary_to=request.summary_to)
     return PanelConvening(run, report, prepared.ledger_path)
+
+
+def _held(seat: MemberSeat) -> str:
+    """A held member as the HOLD reason names it: its lens, the phase when it is the
+    synthesis, and why (the rungs refused or rejected on the way)."""
+    phase = " (synthesis)" if seat.phase is ScorecardPhase.SYNTHESIS else ""
+    why = "; ".join(f"{entry.rung}: {entry.reason.value}" for entry in seat.rejected)
+    return f"{seat.lens}{phase} — {why or seat.note}" if (why or seat.note) else seat.lens + phase
 
 
 def _no_evidence(evidence: object) -> str | None:
@@ -434,8 +494,14 @@ def _record(request: PanelRequest, prepared: _Prepared, report: PanelReport) -> 
     """P-9: the dispatch (unless the round was beyond the budget: nothing was dispatched) and
     the round, in the ledger."""
     label = _label(prepared.ledger_path, request.root)
-    slice_id = prepared.criteria.slice_id
-    if not prepared.flags.beyond_budget:
+    criteria = prepared.criteria
+    slice_id = criteria.slice_id
+    if prepared.frozen_by == "base":
+        # P-1, P-9: criteria frozen by the base commit are pinned in the ledger too, so a later
+        # round against another base is held to the same bytes.
+        freeze(prepared.ledger_path, criteria, by="base", label=label)
+    same = _dispatched(prepared.ledger, slice_id, prepared.report, prepared.round)
+    if not prepared.flags.beyond_budget and not same:
         record_dispatch(
             prepared.ledger_path,
             slice_id,
@@ -525,6 +591,19 @@ class _Sitting:
         trigger fired), and the malformed cards of either phase."""
         members = {member.lens.id: member for member in self.routing.members}
         lenses = {lens.id: lens for lens in self.prepared.criteria.lenses}
+        unseatable = [m.lens.id for m in self.routing.members if m.first is None]
+        if unseatable:
+            # P-8: a lens no rung can seat holds the round whatever the others say: nobody is
+            # asked (a call would be paid for an outcome already decided).
+            held = [
+                MemberSeat(m.lens.id, m.lens.adversary, ScorecardPhase.SCORE,
+                           rejected=tuple(s.to_rejected() for s in m.route.skipped),
+                           note=m.hold or m.route.undeclared_tier or "no rung can seat it")
+                for m in self.routing.members if m.first is None
+            ]  # fmt: skip
+            for seat in held:
+                self._written(seat)
+            return held, [], None, []
         first_seats = self._phase(
             ScorecardPhase.SCORE,
             {lens: self.score_prompts[lens] for lens in members},
@@ -534,7 +613,9 @@ class _Sitting:
         refuted = refuted_in_slice(self.prepared.ledger, self.prepared.criteria.slice_id)
         checked = [apply_citations(card, self.check, refuted) for card in first]
         fired = find_triggers(_criteria(self.prepared.criteria), checked)
-        if not fired:
+        if not fired or len(first) < MIN_SYNTHESIS:
+            # One well-formed card has no other to weigh: no synthesis can be held (the round
+            # is decided over the cards there are; a malformed card keeps it from shipping).
             return first_seats, first, None, malformed
         # P-6: one synthesis phase; each member sees its own card and the others' anonymised,
         # in a fixed order (the criteria's lenses).
@@ -558,17 +639,31 @@ class _Sitting:
         done: dict[str, MemberSeat] = {}
         with ThreadPoolExecutor(max_workers=max(1, len(members))) as pool:
             futures = {
-                pool.submit(self._seat, member, phase, prompts[member.lens.id]): member.lens.id
+                pool.submit(self._seat, member, phase, prompts[member.lens.id]): member
                 for member in members
             }
-            for future, lens in futures.items():
-                seat = future.result()
-                done[lens] = seat
-                name = scorecard_name(lens, phase)
-                self.run.write_json(name, seat.to_dict(self.documents.get((lens, phase))))
-                if self.on_seat is not None:
-                    self.on_seat(seat)
+            for future in as_completed(futures):
+                member = futures[future]
+                try:
+                    seat = future.result()
+                except Exception as error:
+                    # Source 000: an exploding member never throws away cards already paid for.
+                    said = redact(f"{type(error).__name__}: {error}", self.context.secrets)
+                    seat = MemberSeat(
+                        member.lens.id, member.lens.adversary, phase,
+                        note=f"the member's seat crashed ({said})",
+                    )  # fmt: skip
+                done[member.lens.id] = seat
+                self._written(seat)
         return [done[member.lens.id] for member in members]
+
+    def _written(self, seat: MemberSeat) -> None:
+        """Write `seat`'s scorecard file (in the calling thread) and report it."""
+        document = self.documents.get((seat.lens, seat.phase))
+        written = {"run_id": self.run.run_id, **seat.to_dict(document)}
+        self.run.write_json(scorecard_name(seat.lens, seat.phase), written)
+        if self.on_seat is not None:
+            self.on_seat(seat)
 
     def _seat(self, member: Any, phase: ScorecardPhase, prompt: str) -> MemberSeat:
         lens: PanelLens = member.lens
@@ -631,7 +726,9 @@ def _prior_risks(ledger: dict[str, Any], slice_id: str, round_number: int) -> tu
         if earlier.get("round", 0) >= round_number:
             continue
         for item in earlier.get("fix_list", []):
-            if item["fingerprint"] in refuted:
+            # Only members' findings and scenarios: never the harness's lines or a malformed
+            # card's, which name a rung (P-3: no identity reaches a member).
+            if item["fingerprint"] in refuted or not item.get("from_member"):
                 continue
             where = f" ({item['location']})" if item.get("location") else ""
             risks.append(f"round {earlier['round']}: {item['claim']}{where}")

@@ -51,7 +51,10 @@ def test_what_checks(evidence: QuoteEvidence | CommandEvidence) -> None:
         (QuoteEvidence("class RateLimiter:", "limiter.py:9"), "a line its file does not have"),
         (QuoteEvidence("class RateLimiter:", "other.py:1"), "a file the panel was not shown"),
         (QuoteEvidence("x", "path:line"), "(placeholder)"),
-        (QuoteEvidence("import limiter", "tests/test_limiter.py:1"), "(example copied)"),
+        (
+            QuoteEvidence("import limiter", "tests/test_limiter.py:1"),
+            "the protocol's own example (tests/test_limiter.py:1)",
+        ),
         (QuoteEvidence("def reset(self):"), "occurs nowhere the panel was shown"),
         (CommandEvidence(COMMAND, "4 passed"), "does not occur in that command's fresh output"),
         (CommandEvidence("pytest -q", "3 passed"), "is not a verification command tribunal ran"),

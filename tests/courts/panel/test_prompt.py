@@ -214,11 +214,14 @@ def test_the_untrusted_material_is_fenced_with_one_fresh_nonce(criteria: SliceCr
     text = render_score_prompt(brief, ADVERSARY, example=EXAMPLE, nonce=NONCE)
     blocks = fences(text)
     assert [(kind, nonce) for kind, nonce, _ in blocks] == [
-        ("REQUEST", NONCE), ("REFERENCE", NONCE), ("OUTPUT", NONCE), ("OUTPUT", NONCE),
+        ("REQUEST", NONCE), ("REFERENCE", NONCE), ("RISKS", NONCE), ("OUTPUT", NONCE),
+        ("OUTPUT", NONCE),
         ("ENVELOPE", NONCE),
     ]  # fmt: skip
     assert [inside for _, _, inside in blocks] == [
-        f"{criteria.request}\n", f"   1 | {REFERENCE}", *OUTPUTS, brief.envelope,
+        f"{criteria.request}\n", f"   1 | {REFERENCE}",
+        "```json\n" + json.dumps(list(brief.prior_risks), indent=2) + "\n```\n",
+        *OUTPUTS, brief.envelope,
     ]  # fmt: skip
     assert text.count(NONCE) == 2 * len(blocks)  # the nonce is on the fence lines only
     assert "## Output protocol" in text.rsplit(f"<<<ENVELOPE {NONCE} END>>>\n", 1)[1]
@@ -524,6 +527,7 @@ def test_every_score_prompt_is_filled(
     assert_filled(text, lens, brief, "score")
     kinds = [kind for kind, _, _ in fences(text)]
     assert kinds == ["REQUEST", *["REFERENCE"] * len(brief.references),
+                     *["RISKS"] * bool(brief.prior_risks),
                      *["OUTPUT"] * len(brief.verification), "ENVELOPE"]  # fmt: skip
     if example is not None:
         assert f'"location": "{example.location}", "quote": "{example.quote}"' in text

@@ -19,14 +19,15 @@ from collections.abc import Mapping
 
 from tribunal.courts.panel.cards import CommandEvidence, Evidence
 from tribunal.courts.panel.refutation import Checker
-from tribunal.enums import CitationStatus
+from tribunal.enums import CitationReason, CitationStatus
 from tribunal.jury.citations import CitationSources, quote_occurs
 
 PYTHON_MARK = "{python}"
 PYTHON_SPELLINGS = ("python", "python3")
 
+OUTSIDE = "names a file the panel was not shown"
 REASONS = {
-    CitationStatus.OUTSIDE_ENVELOPE: "names a file the panel was not shown",
+    CitationStatus.OUTSIDE_ENVELOPE: OUTSIDE,
     CitationStatus.NO_SUCH_LINE: "names a line its file does not have",
     CitationStatus.EVIDENCE_NOT_FOUND: "the quote does not occur in the file it names",
     CitationStatus.UNLOCATED: "names no line that can be checked",
@@ -62,6 +63,12 @@ def evidence_checker(
             mark = sources.mark(location, quote)
             if mark.status is CitationStatus.VERIFIED:
                 return None
+            if mark.reason is CitationReason.EXAMPLE_COPIED and sources.example is not None:
+                example = sources.example
+                return (
+                    f"cites the protocol's own example ({example.path}:{example.line}), which "
+                    "never counts"
+                )
             if mark.reason is not None:
                 return f"{REASONS[mark.status]} ({mark.reason.value.replace('_', ' ')})"
             return REASONS[mark.status]

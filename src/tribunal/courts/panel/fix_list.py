@@ -152,7 +152,7 @@ def harness_items(
             location=None,
             fix=None,
             fingerprint=fingerprint(card.claim, None),
-            detail=card.reason,
+            detail=f"{card.reason}: {card.detail}" if card.detail else card.reason,
         )
         for card in malformed
     )

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from tribunal.courts.panel.cards import Criteria, FailureScenario, MalformedCard, Scorecard
+from tribunal.courts.panel.checking import OUTSIDE
 from tribunal.courts.panel.consensus import (
     Consensus,
     Dissent,
@@ -157,7 +158,8 @@ def decide(
     _check_shape(panel)
     first = tuple(apply_citations(card, check, refuted_fingerprints) for card in panel.first)
     fired = find_triggers(criteria, first, panel.adversary)
-    if fired and panel.synthesis is None:
+    if fired and panel.synthesis is None and len(panel.first) > 1:
+        # One card has no other to weigh: a synthesis cannot be held, and is not asked for.
         shown = "; ".join(str(trigger) for trigger in fired)
         raise BadInput(f"a trigger fired but no synthesis phase was held ({shown})")
     if not fired and panel.synthesis is not None:
@@ -180,6 +182,7 @@ def decide(
     reasons += _escalate_reasons(dimensions, escalations)
     reasons += _block_reasons(synthesis if held else first, cards, members)
     reasons += _iterate_reasons(criteria, dimensions, total, items, flags, panel.malformed)
+    reasons += _outside_reasons(cards)
     if not reasons:
         # Every dimension has a consensus here, and the overall is at least target − 0.10.
         band = criteria.target - CAVEAT_BAND
@@ -373,6 +376,14 @@ def _iterate_reasons(
         for card in malformed
     ]
     return reasons
+
+
+def _outside_reasons(cards: Sequence[CheckedCard]) -> list[Reason]:
+    """S-7: a citation of a file the panel was not shown — the envelope lacks what a member
+    needed — keeps the round from shipping: a person looks (SHIP_WITH_CAVEATS at best)."""
+    lenses = sorted({entry.lens for card in cards for entry in card.refuted
+                     if entry.reason.startswith(OUTSIDE)})  # fmt: skip
+    return [Reason(PanelRule.OUTSIDE_ENVELOPE, ", ".join(lenses))] if lenses else []
 
 
 def _compare(value: Fraction, relation: str, bound: Fraction) -> str:

@@ -337,16 +337,16 @@ def _context(brief: PanelBrief, lens: PanelLens) -> list[Piece]:
 def _earlier_rounds(brief: PanelBrief) -> list[Piece]:
     first = brief.round == 1
     none = "None: this is the first round." if first else "None."
-    risks = (
-        "Found in earlier rounds. Check whether each still holds at this address.\n\n"
-        + _json_block(list(brief.prior_risks))
-        if brief.prior_risks
-        else f"{none}\n"
-    )
-    return [
-        f"\n## Risks from earlier rounds\n\n{risks}",
-        render_adjudications(brief.refuted, none=none),
-    ]
+    if not brief.prior_risks:
+        risks: list[Piece] = [f"\n## Risks from earlier rounds\n\n{none}\n"]
+    else:
+        # S-2: members wrote these: material to weigh, fenced like the rest, never instructions.
+        risks = [
+            "\n## Risks from earlier rounds\n\n"
+            "Found in earlier rounds. Check whether each still holds at this address.\n\n",
+            _Fenced("RISKS", _json_block(list(brief.prior_risks))),
+        ]
+    return [*risks, render_adjudications(brief.refuted, none=none)]
 
 
 def _verification(brief: PanelBrief) -> list[Piece]:

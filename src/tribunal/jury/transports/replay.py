@@ -1,7 +1,8 @@
 """The `replay` transport (L-7): recorded replies from the rung's `answers` YAML.
 
-The file (relative to the fleet file) maps a seat key — a lens id, a role, or
-`implementor/<id>` / `matrix_verifier/<id>` — to the raw reply text recorded for it. A missing
+The file (relative to the fleet file) maps a seat key — a lens id, a role,
+`implementor/<id>` / `matrix_verifier/<id>`, or a panel member's `panel/R<round>/<lens>` (with
+`/synthesis` for its synthesis card) — to the raw reply text recorded for it. A missing
 key is `not_answered` (the walk re-seats); every reply is flagged `recorded`, so every report
 can label it. Recorded text goes through the same checks as a live reply (empty is truncated,
 over 1 MiB is malformed), so a replay fleet exercises the same L-6 rows offline.

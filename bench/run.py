@@ -177,6 +177,28 @@ def x1_seats(quick: bool, work: Path) -> list[Row]:
     ]
 
 
+def x6_panel(quick: bool, work: Path) -> list[Row]:
+    """X-6: a three-lens panel with a synthesis phase against a server answering after 1 s,
+    within 2.6x of a one-lens panel, the members of each phase asked at once."""
+    from panel_x6 import TARGET_RATIO, measure
+
+    figures = measure(quick, work)
+    ratio = figures["three_s"] / figures["one_s"]
+    together = figures["peak_score"] == 3 and figures["peak_synthesis"] == 3
+    return [
+        Row(
+            "panel",
+            f"`tribunal panel convene` of 3 lenses and a synthesis vs of one lens (server answers "
+            f"after {figures['delay_s']:g} s; {figures['three_s']:.2f} vs "
+            f"{figures['one_s']:.2f} s, median; at once: {figures['peak_score']:.0f} requests in "
+            f"the score phase, {figures['peak_synthesis']:.0f} in the synthesis)",
+            f"{ratio:.2f}x",
+            f"<= {TARGET_RATIO}x, 3 at once",
+            ratio <= TARGET_RATIO and together,
+        )
+    ]
+
+
 def x3_search(quick: bool, work: Path) -> list[Row]:
     """X-3: warm in-process search at 10,000 and 100,000 precedents against grep; rebuild; CLI."""
     from search_x3 import (
@@ -262,9 +284,10 @@ BENCHMARKS: dict[str, Callable[[bool, Path], list[Row]]] = {
     "search": x3_search,  # X-3
     "duel": x4_duel,  # X-4
     "startup": x5_help,  # X-5
+    "panel": x6_panel,  # X-6
 }
 REQUIREMENTS = {"X-1": "convening", "X-2": "envelope", "X-3": "search", "X-4": "duel",
-                "X-5": "startup"}  # fmt: skip
+                "X-5": "startup", "X-6": "panel"}  # fmt: skip
 
 
 def machine() -> str:

@@ -19,6 +19,13 @@ failure, and at least 3 of 8 seats with a verified citation.
 With `--save-fixtures` the replies, what each came to, and the envelope's files are written to
 `tests/jury/fixtures/live_convening.json`, which the suite replays through the parse, normalise
 and citation path (`tests/jury/test_live_convening.py`), so CI checks real models' answers.
+
+With `--panel` it runs a panel court round instead: round 1 of the golden slice of
+`examples/panel/` (frozen criteria, the rate limiter with its window-edge bug) on the same live
+fleet, and prints per member its card's fate — in protocol or not (and why), the scores kept and
+those refuted with the reason — and the outcome. The target: every card in protocol, and at least
+one score of 8 or more surviving its citation check. `--panel --save-fixtures` writes
+`tests/courts/panel/fixtures/live_panel.json`, replayed by `tests/courts/panel/test_live_panel.py`.
 """
 
 from __future__ import annotations
@@ -49,6 +56,8 @@ from tribunal.enums import CitationStatus, ReasonCode  # noqa: E402 - bench/ is 
 
 SERVE = REPO.parent / "shared" / "live-juror" / "serve.sh"
 FIXTURE = REPO / "tests" / "jury" / "fixtures" / "live_convening.json"
+PANEL_FIXTURE = REPO / "tests" / "courts" / "panel" / "fixtures" / "live_panel.json"
+HIGH_SCORE = 8  # a score of 8 or more needs a verbatim quote that checks
 PROTOCOL_FAILURES = (ReasonCode.MALFORMED, ReasonCode.WRONG_LENS, ReasonCode.TRUNCATED)
 TARGET_VERIFIED = 3
 MALFORMED_FROM = "malformed verdict from "
@@ -211,15 +220,140 @@ def machine() -> str:
     return f"{cpu}, {os.cpu_count()} cores, Python {platform.python_version()}"
 
 
+def panel_round(work: Path, fleet: Path) -> tuple[int, Path, Path, float]:
+    """Round 1 of the golden slice of examples/panel on the live fleet: its exit, run dir, the
+    demo repository and the wall time."""
+    demo = work / "panel-demo"
+    subprocess.run(
+        [sys.executable, str(REPO / "examples" / "panel" / "make_demo_repo.py"), str(demo)],
+        check=True,
+        capture_output=True,
+    )
+    out = work / "round1"
+    argv = [
+        sys.executable, "-m", "tribunal", "panel", "convene",
+        "--criteria", str(demo / "repo" / "criteria.yaml"),
+        "--report", str(REPO / "examples" / "panel" / "report-round1.yaml"),
+        "--repo", str(demo / "repo"), "--base", "base", "--fleet", str(fleet),
+        "--out", str(out), "--ledger", str(work / "panel-ledger.json"),
+    ]  # fmt: skip
+    start = time.monotonic()
+    env = {**os.environ, "PYTHONPATH": str(REPO / "src")}
+    ran = subprocess.run(argv, cwd=work, capture_output=True, text=True, env=env)
+    if not (out / "summary.json").is_file():
+        raise SystemExit(f"live_juror: the panel round did not finish:\n{ran.stderr}")
+    return ran.returncode, out, demo / "repo", time.monotonic() - start
+
+
+def panel_main(recorder: Recorder, save: bool) -> int:
+    """The panel heard from real models: per member its card's fate, and the totals."""
+    with tempfile.TemporaryDirectory(prefix="tribunal-live-panel-") as scratch:
+        work = Path(scratch)
+        code, out, repo, wall = panel_round(work, write_fleet(work, recorder.url))
+        summary = json.loads((out / "summary.json").read_text(encoding="utf-8"))
+        seats = [json.loads(path.read_text(encoding="utf-8"))
+                 for path in sorted(out.glob("scorecard_*.json"))]  # fmt: skip
+        from tribunal.jury.envelope.read import read_envelope
+
+        envelope = read_envelope(out, "round1")
+        files = envelope.file_texts()
+        example = envelope.example
+        references = {"docs/limits.md": (repo / "docs" / "limits.md").read_text(encoding="utf-8")}
+    refuted = summary["refuted"]
+    print(f"Machine: {machine()}; outcome {summary['outcome']} (exit {code}) in {wall:.0f} s")
+    print(
+        "| member | phase | rung | card | scores kept | scores refuted (why) | replies cut short |"
+    )
+    print("|---|---|---|---|---|---|---|")
+    in_protocol = 0
+    truncated_total = 0
+    surviving_high = 0
+    for seat in sorted(seats, key=lambda s: (s["phase"] != "score", s["lens"])):
+        lens, phase = seat["lens"], seat["phase"]
+        card = seat["card"]
+        fate = seat["verdict_source"]
+        if seat["malformed"]:
+            fate = f"malformed: {seat['malformed']['detail'] or seat['malformed']['reason']}"
+        in_protocol += card is not None
+        lost = [r for r in refuted if r["lens"] == lens and r["phase"] == phase
+                and r["kind"] == "score"]  # fmt: skip
+        lost_dims = {r["dimension"] for r in lost}
+        kept = {d: s["score"] for d, s in (card or {}).get("scores", {}).items()
+                if d not in lost_dims}  # fmt: skip
+        surviving_high += sum(1 for value in kept.values() if value >= HIGH_SCORE)
+        shown_lost = "; ".join(
+            f"{r['dimension']} {r['item']['score']} ({r['reason']})" for r in lost
+        )
+        # A reply cut short is the transport's `truncated`: the walk went on to the next rung.
+        synthesis = phase == "synthesis"
+        cut = [call["model"] for call in recorder.calls
+               if call["lens"] == lens and call["finish_reason"] == "length"
+               and ('"phase": "synthesis"' in call["prompt"]) == synthesis]  # fmt: skip
+        truncated_total += len(cut)
+        print(
+            f"| {lens} | {phase} | {seat['rung'] or '-'} | {fate} | "
+            f"{', '.join(f'{d} {v}' for d, v in kept.items()) or '-'} | {shown_lost or '-'} | "
+            f"{', '.join(cut) or '-'} |"
+        )
+    print(
+        f"totals: cards in protocol {in_protocol} of {len(seats)} ({truncated_total} replies cut "
+        f"short on the way); scores of {HIGH_SCORE} or more surviving their citation check "
+        f"{surviving_high} (target: every card, and at least 1)"
+    )
+    if save:
+        fixture = {
+            "machine": machine(),
+            "date": datetime.date.today().isoformat(),
+            "models": sorted({call["model"] for call in recorder.calls if call["model"]}),
+            "files": files,
+            "references": references,
+            "example": None if example is None else dataclasses.asdict(example),
+            "verification": summary["verification"],
+            "request": None,
+            "outcome": summary["outcome"],
+            "calls": [
+                {
+                    **call,
+                    "phase": "synthesis" if '"phase": "synthesis"' in call["prompt"] else "score",
+                }
+                for call in recorder.calls
+            ],
+            "members": [
+                {
+                    "lens": seat["lens"],
+                    "phase": seat["phase"],
+                    "rung": seat["rung"],
+                    "verdict_source": seat["verdict_source"],
+                    "malformed": seat["malformed"],
+                    "refuted": sorted(
+                        r["dimension"]
+                        for r in refuted
+                        if r["lens"] == seat["lens"]
+                        and r["phase"] == seat["phase"]
+                        and r["kind"] == "score"
+                    ),
+                }
+                for seat in seats
+            ],
+        }
+        PANEL_FIXTURE.parent.mkdir(parents=True, exist_ok=True)
+        PANEL_FIXTURE.write_text(json.dumps(fixture, indent=2, ensure_ascii=False) + "\n")
+        print(f"saved {PANEL_FIXTURE.relative_to(REPO)}")
+    return 0 if in_protocol == len(seats) and surviving_high >= 1 else 1
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description="a convening heard from real small models")
     parser.add_argument("--save-fixtures", action="store_true", help="save the replies for CI")
+    parser.add_argument("--panel", action="store_true", help="a panel court round instead")
     args = parser.parse_args(argv)
     upstream = server_url()
     if not answers(upstream):
         print(f"live_juror: no server answers at {upstream}; start it: bash {SERVE} start")
         return 2
     recorder = Recorder(upstream)
+    if args.panel:
+        return panel_main(recorder, args.save_fixtures)
     with tempfile.TemporaryDirectory(prefix="tribunal-live-") as scratch:
         work = Path(scratch)
         code, out, wall = convene(work, write_fleet(work, recorder.url))

@@ -146,8 +146,9 @@ def test_every_object_is_strict_and_every_property_required() -> None:
     assert list(properties["scores"]["properties"]) == list(DIMENSIONS)
     dimension = properties["scores"]["properties"]["correctness"]
     assert list(dimension["properties"]) == ["evidence", "score", "confidence"]
-    assert dimension["properties"]["score"] == {"type": "integer", "minimum": 1, "maximum": 10}
-    assert dimension["properties"]["confidence"] == {"type": "number", "minimum": 0, "maximum": 1}
+    assert dimension["properties"]["score"] == {"type": "integer", "enum": list(range(1, 11))}
+    confidences = dimension["properties"]["confidence"]["enum"]
+    assert confidences == [0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1]
     forms = dimension["properties"]["evidence"]["items"]["anyOf"]
     assert [list(form["properties"]) for form in forms] == [
         ["location", "quote"],

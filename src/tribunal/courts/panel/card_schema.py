@@ -39,6 +39,7 @@ from tribunal.jury.verdict_schema import (
     strict_object,
 )
 
+CONFIDENCES = [0, *(tenth / 10 for tenth in range(1, 10)), 1]  # 0, 0.1, ..., 0.9, 1
 SCHEMA_NAME = "scorecard"  # OpenAI's json_schema `name`, Anthropic's tool name
 
 
@@ -71,8 +72,13 @@ def strict_scorecard_schema(
     dimension = strict_object(
         {
             "evidence": {"type": "array", "items": evidence},
-            "score": {"type": "integer", "minimum": MIN_SCORE, "maximum": MAX_SCORE},
-            "confidence": {"type": "number", "minimum": 0, "maximum": 1},
+            # The scores as an enum, not a range: grammar-constrained servers (llama.cpp's) may
+            # not hold an integer to minimum and maximum — a live SmolLM2 135M wrote a 0 — but
+            # every one holds a value to its enum.
+            "score": {"type": "integer", "enum": list(range(MIN_SCORE, MAX_SCORE + 1))},
+            # Tenths, for the same reason (a live SmolLM2 135M wrote 1.698); the reader still
+            # takes any number from 0 to 1.
+            "confidence": {"type": "number", "enum": CONFIDENCES},
         }
     )
     scenario = strict_object(

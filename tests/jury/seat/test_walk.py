@@ -8,6 +8,7 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
+import yaml
 from testing.juror_fleets import (
     ENV,
     ENVELOPE,
@@ -240,6 +241,23 @@ def test_replay_fleet_seat_is_labelled_recorded() -> None:
     record = sit(fleet, envelope=ENVELOPE)
     assert (record.verdict, record.recorded) == (SeatVerdict.PASS, True)
     assert record.low_information is True  # a pass that names nothing it checked is bare
+
+
+def test_a_seat_prefix_keys_the_request_and_the_lens_stays_the_verdicts(tmp_path: Path) -> None:
+    # P-12: a vetting seat asks a replay fleet as `vet/<lens>`; without a prefix (the blind
+    # court's seats) the key is the lens id alone.
+    answers = {
+        "vet/defect": verdict("defect", checked=CHECKED),
+        "defect": verdict("defect", "refuse"),
+    }
+    (tmp_path / "answers.yaml").write_text(yaml.safe_dump(answers), encoding="utf-8")
+    rung = {"id": "rec", "family": "vendor-r", "transport": "replay", "answers": "answers.yaml"}
+    fleet = write_fleet(tmp_path, [rung], {"generalist": ["rec"]})
+    route = lens_route(fleet)
+    context = SeatContext.for_fleet(fleet, environ=ENV, envelope_files=ENVELOPE)
+    prefixed = walk_seat(route, PROMPT, replace(context, seat_prefix="vet/"))
+    assert (prefixed.lens, prefixed.verdict) == ("defect", SeatVerdict.PASS)
+    assert walk_seat(route, PROMPT, context).verdict is SeatVerdict.REFUSE
 
 
 def test_a_harness_that_writes_is_annulled_and_the_walk_goes_on(tmp_path: Path) -> None:

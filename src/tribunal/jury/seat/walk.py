@@ -87,8 +87,9 @@ def rung_config(rung: Rung, fleet_dir: Path) -> TransportConfig:
 class SeatContext:
     """What every seat of one sitting shares: where the fleet lives, the environment keys come
     from, the envelope's files and the protocol's example citation (V-4, E-5), the key values to
-    redact (S-6), the checkout harness rungs run on, and the gate bounding each rung's
-    concurrency (L-9)."""
+    redact (S-6), the checkout harness rungs run on, the gate bounding each rung's
+    concurrency (L-9), and the prefix of the seat key a request names (P-12: a vetting seat asks
+    as `vet/<lens>`; the blind court's seats ask by the lens id alone)."""
 
     fleet_dir: Path
     environ: Mapping[str, str]
@@ -98,6 +99,7 @@ class SeatContext:
     checkout: Checkout | None = None
     gate: RungGate = field(default_factory=OpenGate)
     opener: Opener = open_transport
+    seat_prefix: str = ""
     # Ids of the rungs asked so far (L-7: the models to unload once the sitting is over).
     asked: set[str] = field(default_factory=set, compare=False)
     # B-1 `costs`: the usage of every answered call, per rung (shared by the seat threads).
@@ -141,7 +143,7 @@ class SeatContext:
         what is not the rung's doing (BadInput: a harness rung without a checkout, ...)."""
         request = SeatRequest(
             prompt=prompt,
-            seat=lens,
+            seat=self.seat_prefix + lens,
             checkout=self.checkout,
             response_schema=self.response_schema(rung, lens),
         )

@@ -528,6 +528,24 @@ class PanelOutcome(StrEnum):
         return list(PanelOutcome).index(self)
 
 
+class VetOutcome(StrEnum):
+    """P-11: what vetting a plan comes to — two of three lenses pass, or one refinement, or a
+    person decides."""
+
+    PROCEED = "PROCEED"
+    REFINE = "REFINE"
+    ESCALATE = "ESCALATE"
+
+    @property
+    def judgment_verdict(self) -> JudgmentVerdict:
+        """The verdict `judgment.md` carries: APPROVE, DENY, DEFERRED."""
+        return {
+            "PROCEED": JudgmentVerdict.APPROVE,
+            "REFINE": JudgmentVerdict.DENY,
+            "ESCALATE": JudgmentVerdict.DEFERRED,
+        }[self.value]
+
+
 class Recommendation(StrEnum):
     """P-4: what a member may recommend. ESCALATE is not among them: the orchestrator alone
     escalates (source 001: "仅由编排器决定——绝不能作为评审小组的建议")."""

@@ -5,7 +5,8 @@ sits at all (`convening`), scorecards as data (`cards`), a member's reply read a
 (`consensus`), the fix list and caveats (`fix_list`) and the outcome, the deciding rule first
 (`outcome`) — and what a member is shown: the context wall as a brief and the score and
 synthesis prompts (`prompt`), the scorecard form they ask for (`card_form`) and the other
-members' cards anonymised (`anonymity`)."""
+members' cards anonymised (`anonymity`); and vetting a plan before the work: what its three
+lenses are shown (`vet_brief`) and the decision over their verdicts (`vetting`)."""
 
 from __future__ import annotations
 

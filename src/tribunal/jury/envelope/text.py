@@ -184,6 +184,14 @@ def _file(file: EnvelopeFile) -> Iterator[Segment]:
         yield Segment(NO_NEWLINE_NOTE)
 
 
+def file_text(path: str, text: str) -> str:
+    """`text`, the whole of the file at `path`, as the envelope shows a file: `### path`, then
+    the text between fences, each line after its number and a bar (E-5). For material that is
+    not a change (P-11: a plan and its criteria), shown the way every juror reads files."""
+    file = EnvelopeFile(path, FileRole.CHANGED, None, text)
+    return "".join(segment.text for segment in _file(file))
+
+
 def shown_path(path: str) -> str:
     """How `path` is written in envelope.md: as is, or JSON-quoted when it holds a control
     character (a newline in a path could otherwise fake a header)."""

@@ -1,6 +1,7 @@
 """A panel-court sitting for tests: a real repository (criteria committed at base, a rate limiter
 at head), an executor's report, a fleet of three families whose rungs call a local scorecard
-server on 127.0.0.1, and cards scripted per lens, round and phase (P-2..P-10)."""
+server on 127.0.0.1, and cards scripted per lens, round and phase (P-2..P-10); and a plan to vet
+before the work, its three lenses answered with verdicts scripted per lens (P-11)."""
 
 from __future__ import annotations
 
@@ -52,6 +53,20 @@ print("3 passed")
 WINDOW_EDGE = ("limiter.py:12", "if now - self.start > self.window:")
 COUNTS = ("limiter.py:16", "return self.count <= self.limit")
 CHECK_COMMAND = "{python} check.py"
+VET_LENSES = ("works", "followable", "cheapest")
+PLAN = """\
+# Plan: a limiter for each client
+
+1. Write check.py: two calls in a window of 60 pass, and it prints 3 passed.
+2. Write limiter.py: a RateLimiter(limit, window) that resets its count when the window ends.
+3. Run python check.py; done when it prints 3 passed.
+"""
+# Lines of PLAN a verdict may cite: (location, quote).
+PLAN_CHECK = ("plan.md:5", "3. Run python check.py; done when it prints 3 passed.")
+PLAN_LIMITER = (
+    "plan.md:4",
+    "a RateLimiter(limit, window) that resets its count when the window ends.",
+)
 
 
 def criteria_text(**fields: Any) -> str:
@@ -218,6 +233,23 @@ class Slice:
         """Run `tribunal panel convene` as a process."""
         return self.run_tribunal(*self.args(*more, out=out))
 
+    def vet_args(self, *more: str, out: Path | None = None) -> list[str]:
+        """The `tribunal panel vet` arguments for this slice's plan (built by the executor)."""
+        return [
+            "panel", "vet",
+            "--plan", str(self.root / "plan.md"),
+            "--criteria", str(self.criteria),
+            "--fleet", str(self.fleet),
+            "--builder", EXECUTOR,
+            "--out", str(out or self.root / "vet"),
+            "--ledger", str(self.ledger),
+            *more,
+        ]  # fmt: skip
+
+    def run_vet(self, *more: str, out: Path | None = None) -> subprocess.CompletedProcess[str]:
+        """Run `tribunal panel vet` as a process."""
+        return self.run_tribunal(*self.vet_args(*more, out=out))
+
     def run_freeze(self) -> subprocess.CompletedProcess[str]:
         """Run `tribunal panel freeze` on the slice's criteria and ledger."""
         return self.run_tribunal("panel", "freeze", "--criteria", str(self.criteria),
@@ -299,3 +331,33 @@ def server_rung(rung_id: str, family: str, server: JurorServer, **fields: Any) -
         "rank": 1,
         **fields,
     }
+
+
+def make_vet_slice(tmp_path: Path, server: JurorServer) -> Slice:
+    """A slice with a plan to vet (`plan.md` beside the repository) and a fleet whose ladder
+    starts with a rung of the executor's family, then the three families on `server`."""
+    rungs = [server_rung("rung-x", EXECUTOR, server)]
+    rungs += [server_rung(f"rung-{n}", f"fam-{n}", server) for n in "abc"]
+    court = make_slice(tmp_path, server, rungs=rungs)
+    (court.root / "plan.md").write_text(PLAN, encoding="utf-8")
+    return court
+
+
+def vet_verdict(lens: str, verdict: str) -> str:
+    """A V-1 verdict of `lens`: a pass cites the plan's check line (so it is not bare); a
+    refuse names a major finding at the limiter step."""
+    location, quote = PLAN_CHECK if verdict == "pass" else PLAN_LIMITER
+    entry = {"location": location, "evidence": quote}
+    document: dict[str, Any] = {"verdict": verdict, "lens": lens, "findings": [], "checked": []}
+    if verdict == "pass":
+        document["checked"] = [{**entry, "claim": "the plan ends on a command that checks it"}]
+    else:
+        claim = f"{lens}: the window's reset leaves a burst at its edge unchecked"
+        document["findings"] = [{**entry, "severity": "major", "claim": claim}]
+    return json.dumps(document)
+
+
+def answer_vet(server: JurorServer, **verdicts: str) -> None:
+    """Script `server` to answer each vetting lens named with its verdict (`pass`, `refuse`)."""
+    for lens, verdict in verdicts.items():
+        server.when(lens_text(lens), reply(vet_verdict(lens, verdict)))

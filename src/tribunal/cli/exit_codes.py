@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from enum import IntEnum
 
-from tribunal.enums import JudgmentVerdict, Outcome, PanelOutcome, SeatVerdict
+from tribunal.enums import JudgmentVerdict, Outcome, PanelOutcome, SeatVerdict, VetOutcome
 
 
 class ExitCode(IntEnum):
@@ -38,6 +38,12 @@ _PANEL = {
     PanelOutcome.ITERATE: ExitCode.NEGATIVE,
     PanelOutcome.SHIP_WITH_CAVEATS: ExitCode.NEGATIVE,
     PanelOutcome.SHIP: ExitCode.OK,
+}
+# P-11: PROCEED 0, REFINE 1, ESCALATE 3 (a person decides).
+_VET = {
+    VetOutcome.PROCEED: ExitCode.OK,
+    VetOutcome.REFINE: ExitCode.NEGATIVE,
+    VetOutcome.ESCALATE: ExitCode.NO_VERDICT,
 }
 # C-2: `judgment --check` and `arbitrate` exit by the verdict.
 _VERDICTS = {
@@ -71,3 +77,8 @@ def for_seat(verdict: SeatVerdict) -> ExitCode:
 def for_panel(outcome: PanelOutcome, *, caveats_accepted: bool = False) -> ExitCode:
     """The exit code of a panel round with `outcome` (accepted caveats exit 0)."""
     return ExitCode.OK if caveats_accepted else _PANEL[outcome]
+
+
+def for_vet(outcome: VetOutcome) -> ExitCode:
+    """The exit code of vetting a plan with `outcome`."""
+    return _VET[outcome]

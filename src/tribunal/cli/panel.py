@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from tribunal.cli.exit_codes import ExitCode, for_panel
+from tribunal.cli.exit_codes import ExitCode, for_panel, for_vet
 
 MODE_LINE = "Running in tribunal mode: executor -> verifier panel -> consensus."
 LEDGER = click.Path(dir_okay=False, path_type=Path)
@@ -45,6 +45,97 @@ def freeze(ctx: click.Context, criteria: Path, ledger: Path | None) -> None:
     state = "froze" if done.new else "already frozen:"
     click.echo(f"{state} slice {done.slice_id}, criteria sha256 {done.sha256[:12]}")
     ctx.exit(ExitCode.OK)
+
+
+@panel.command()
+@click.option(
+    "--plan",
+    required=True,
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="The plan to vet: how the slice will be built and checked.",
+)
+@click.option(
+    "--criteria",
+    required=True,
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="The slice's criteria.yaml (frozen when the plan proceeds).",
+)
+@click.option(
+    "--fleet",
+    required=True,
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="The fleet file whose rungs the three lenses sit on.",
+)
+@click.option(
+    "--builder",
+    required=True,
+    help="Who will build the slice: a rung id, model id or family of the fleet, never seated.",
+)
+@click.option(
+    "--out",
+    "out_dir",
+    required=True,
+    type=click.Path(file_okay=False, path_type=Path),
+    help="Run dir: envelope.md, routing.json, verdicts, vet.json, judgment.md, summary.json.",
+)
+@click.option(
+    "--ledger",
+    type=LEDGER,
+    help="Ledger counting the slice's vettings (default: <repository root>/.tribunal/ledger.json).",
+)
+@click.option(
+    "--solo",
+    is_flag=True,
+    help="Let rungs of the builder's family sit last when no other family can.",
+)
+@click.pass_context
+def vet(
+    ctx: click.Context,
+    plan: Path,
+    criteria: Path,
+    fleet: Path,
+    builder: str,
+    out_dir: Path,
+    ledger: Path | None,
+    solo: bool,
+) -> None:
+    """Vet a plan before anything is built: three lenses ask whether it will work, whether an
+    executor can follow it, and whether it is the cheapest sufficient path.
+
+    Two of the three pass: PROCEED (exit 0), and the criteria are frozen. Otherwise REFINE
+    (exit 1): the critiques are in judgment.md, for one refinement; a second failing vetting of
+    the slice is ESCALATE (exit 3). 2 bad input or criteria changed after freezing (nothing
+    written).
+    """
+    import os
+
+    from tribunal.paths import display_path, find_root
+    from tribunal.records.rundir import JUDGMENT_NAME
+    from tribunal.workflows.panel_vet import VetRequest, panel_vet
+
+    root = find_root()
+    vetting = panel_vet(
+        VetRequest(
+            plan=plan,
+            criteria=criteria,
+            fleet=fleet,
+            builder=builder,
+            out=out_dir,
+            root=root,
+            environ=dict(os.environ),
+            ledger=ledger,
+            solo=solo,
+        )
+    )
+    report = vetting.report
+    code = for_vet(report.outcome)
+    for warning in report.warnings:
+        click.echo(f"tribunal: warning: {warning}", err=True)
+    click.echo(report.console_text(), nl=False)
+    click.echo(f"run dir: {display_path(vetting.run.path, root)}")
+    click.echo(f"judgment: {display_path(vetting.run.path / JUDGMENT_NAME, root)}")
+    click.echo(f"exit {code}")
+    ctx.exit(code)
 
 
 @panel.command()

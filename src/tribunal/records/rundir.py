@@ -60,8 +60,10 @@ STAMP_TOOL = "tribunal"
 
 # The files of one run, by name; verdicts by pattern. Kept in history: judgment and summary
 # (B-5), and with them every file the judgment can cite (R-6: its refs resolve from its dir).
-# The panel court's run adds the closing report, its verification and its members' scorecards.
-PANEL_NAMES = ("report.md", "verification.json")
+# The panel court's run adds the closing report, its verification and its members' scorecards;
+# a vetting of a plan (P-11) adds `vet.json`.
+VET_NAME = "vet.json"
+PANEL_NAMES = ("report.md", "verification.json", VET_NAME)
 RUN_FILES = (SUMMARY_NAME, JUDGMENT_NAME, ROUTING_NAME, *ENVELOPE_NAMES, *PANEL_NAMES)
 KEPT_IN_HISTORY = (JUDGMENT_NAME, SUMMARY_NAME)
 CITED_IN_HISTORY = (ROUTING_NAME, *ENVELOPE_NAMES, *PANEL_NAMES)

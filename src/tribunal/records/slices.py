@@ -63,6 +63,15 @@ def freeze(
         return Freezing(criteria.slice_id, criteria.sha256, frozen is None)
 
 
+def check_unchanged(ledger: dict[str, Any], criteria: SliceCriteria) -> bool:
+    """P-1: True when the ledger froze the criteria's slice with these very bytes, False when it
+    froze none. Raises BadInput (naming both hashes) when it froze other criteria."""
+    frozen = frozen_sha(ledger, criteria.slice_id)
+    if frozen is not None and frozen != criteria.sha256:
+        raise BadInput(changed_after_freezing(frozen, criteria.sha256), source=criteria.label)
+    return frozen is not None
+
+
 def check_frozen(
     ledger: dict[str, Any],
     criteria: SliceCriteria,
@@ -75,10 +84,7 @@ def check_frozen(
     holds at the criteria's path (None: it holds none). Raises BadInput when a frozen sha256
     differs (naming both) — the base commit's own file counts as frozen, so criteria edited
     after the base are never frozen afresh — or when they are neither."""
-    frozen = frozen_sha(ledger, criteria.slice_id)
-    if frozen is not None:
-        if frozen != criteria.sha256:
-            raise BadInput(changed_after_freezing(frozen, criteria.sha256), source=criteria.label)
+    if check_unchanged(ledger, criteria):
         return "ledger"
     if at_base:
         return "base"
@@ -92,6 +98,21 @@ def check_frozen(
         "or run tribunal panel freeze before the executor starts",
         source=criteria.label,
     )
+
+
+def vettings(ledger: dict[str, Any], slice_id: str) -> list[dict[str, Any]]:
+    """P-9, P-11: the vettings the ledger holds for `slice_id`, in order."""
+    entry = find_slice(ledger, slice_id)
+    return list(entry["vettings"]) if entry is not None else []
+
+
+def record_vetting(
+    path: Path, slice_id: str, entry: dict[str, Any], *, label: str | None = None
+) -> None:
+    """P-9, P-11: append a vetting of `slice_id` (run_id, outcome, the lenses that passed and
+    refused, the criteria's sha256) to the ledger."""
+    with locked_ledger(path, label=label) as ledger:
+        _entry(ledger, slice_id)["vettings"].append(entry)
 
 
 def dispatches_used(ledger: dict[str, Any], slice_id: str) -> int:

@@ -1,6 +1,7 @@
 """P-12: the offline golden run's material in examples/panel — the demo repository, its frozen
 criteria, the executor reports, the replay fleet and its recorded scorecards — loaded with the
-real loaders and checked against the demo repository's heads.
+real loaders and checked against the demo repository's heads; and the plan vetted before the
+work (P-11), its lenses' recorded verdicts checked at the lines they cite.
 
 The end-to-end golden run drives `tribunal panel convene` with exactly this material (run from
 the checkout's root; --builder defaults to the reports' executor, vendor-a):
@@ -53,15 +54,17 @@ from tribunal.courts.panel import (
     ScorecardPhase,
     read_card,
 )
+from tribunal.courts.panel.vet_brief import VET_LENS_IDS, plan_envelope
 from tribunal.enums import CitationStatus, ExecutorStatus, Transport
 from tribunal.evidence.proofs.repo import ProofRepo
 from tribunal.evidence.slice.criteria import SliceCriteria, bytes_at, load_criteria
 from tribunal.evidence.slice.report import load_report
 from tribunal.evidence.slice.verification import Verification, run_verification
-from tribunal.jury.citations import CitationSources, quote_occurs, read_location
+from tribunal.jury.citations import CitationSources, check_citations, quote_occurs, read_location
 from tribunal.jury.envelope.text import file_lines
 from tribunal.jury.fleet import load_fleet
 from tribunal.jury.transports.replay import load_answers
+from tribunal.jury.verdict import parse_verdict
 from tribunal.records.slices import check_frozen
 
 EXAMPLE = REPO / "examples" / "panel"
@@ -131,8 +134,18 @@ def demo(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Demo]:
         yield Demo(target, repo, printed, criteria, heads)
 
 
-def _answers() -> dict[str, str]:
+def _recorded() -> dict[str, str]:
     return load_answers(EXAMPLE / "answers.yaml", "examples/panel/answers.yaml")
+
+
+def _answers() -> dict[str, str]:
+    """The members' recorded scorecards (the `panel/` seat keys)."""
+    return {key: text for key, text in _recorded().items() if key.startswith("panel/")}
+
+
+def _verdicts() -> dict[str, str]:
+    """The vetting lenses' recorded verdicts (the `vet/` seat keys)."""
+    return {key: text for key, text in _recorded().items() if key.startswith("vet/")}
 
 
 def seat(round_number: int, lens: str, phase: ScorecardPhase = ScorecardPhase.SCORE) -> str:
@@ -383,6 +396,7 @@ def test_the_fleet_seats_the_panel_offline_on_three_other_families() -> None:
 
 
 def test_the_answers_load_one_card_per_seat_of_each_phase() -> None:
+    assert set(_recorded()) == set(_answers()) | set(_verdicts())
     answers = _answers()
     assert sorted(answers) == sorted(
         [seat(1, lens) for lens in LENSES]
@@ -526,3 +540,51 @@ def test_the_golden_runs_records_check(
     ledger = json.loads((golden[1][2].parent / "ledger.json").read_text())
     (entry,) = ledger["slices"]
     assert [(r["round"], r["outcome"]) for r in entry["rounds"]] == [(1, "ITERATE"), (2, "SHIP")]
+
+
+# Vetting the plan first: the recorded verdicts, and the vetting they decide.
+
+VET_FILES = ("examples/panel/plan.md", "examples/panel/criteria.yaml")
+
+
+def test_every_recorded_verdict_is_its_lens_and_cites_the_line_it_quotes() -> None:
+    plan, criteria = ((path, (REPO / path).read_text(encoding="utf-8")) for path in VET_FILES)
+    envelope = plan_envelope(plan, criteria)
+    sources = CitationSources(envelope.files, example=envelope.example)
+    verdicts = _verdicts()
+    assert list(verdicts) == [f"vet/{lens}" for lens in VET_LENS_IDS]
+    given = {}
+    for key, text in verdicts.items():
+        lens = key.removeprefix("vet/")
+        verdict = check_citations(parse_verdict(text, lens=lens), sources)
+        entries = (*verdict.findings, *verdict.checked)
+        assert entries and {entry.citation for entry in entries} == {CitationStatus.VERIFIED}
+        for entry in entries:
+            assert entry.location is not None and entry.evidence is not None
+            place = read_location(entry.location)
+            assert place is not None and place.first == place.last
+            line = file_lines(envelope.files[place.path])[place.first - 1]
+            assert quote_occurs(entry.evidence, line), (key, entry.location)
+        given[lens] = verdict.verdict.value
+    assert given == {"works": "pass", "followable": "refuse", "cheapest": "pass"}
+
+
+def test_vetting_the_plan_proceeds_and_freezes_the_golden_criteria(tmp_path: Path) -> None:
+    ran = subprocess.run(
+        [sys.executable, "-m", "tribunal", "panel", "vet", "--plan", VET_FILES[0],
+         "--criteria", VET_FILES[1], "--fleet", "examples/panel/fleet.yaml",
+         "--builder", "vendor-a", "--out", str(tmp_path / "vet"),
+         "--ledger", str(tmp_path / "ledger.json")],
+        capture_output=True, text=True, cwd=REPO,
+    )  # fmt: skip
+    assert ran.returncode == 0, ran.stderr
+    summary = json.loads((tmp_path / "vet" / "summary.json").read_text())
+    assert (summary["outcome"], summary["passed"], summary["refused"]) == (
+        "PROCEED", ["works", "cheapest"], ["followable"]
+    )  # fmt: skip
+    assert [seat["family"] for seat in summary["seats"]] == ["vendor-b"] * 3
+    shipped = load_criteria(EXAMPLE / "criteria.yaml")
+    (entry,) = json.loads((tmp_path / "ledger.json").read_text())["slices"]
+    assert (entry["criteria_sha256"], entry["frozen_by"]) == (shipped.sha256, "vet")
+    judgment = (tmp_path / "vet" / "judgment.md").read_text()
+    assert "### followable — refused" in judgment and "examples/panel/plan.md:15" in judgment

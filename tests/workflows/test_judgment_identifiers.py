@@ -83,7 +83,8 @@ def _baseline_headings() -> list[str]:
 BASELINE = _baseline_headings()
 # A case id is one word (no white space, as the case schema says); `#` would make its
 # evidence_ref a JSON pointer, `:` plus digits a line.
-CASE_IDS = identifiers().map(lambda text: re.sub(r"[\s#]", "_", text).strip(":") or "x")
+# A case id names its file, `cases/<id>.json`: never a NUL or a `/` (no file can be so named).
+CASE_IDS = identifiers().map(lambda text: re.sub(r"[\s#/\x00]", "_", text).strip(":") or "x")
 
 
 # A metric is a key of the metrics file; with a threshold, one line without outer white space.

@@ -582,7 +582,8 @@ def test_vetting_the_plan_proceeds_and_freezes_the_golden_criteria(tmp_path: Pat
     assert (summary["outcome"], summary["passed"], summary["refused"]) == (
         "PROCEED", ["works", "cheapest"], ["followable"]
     )  # fmt: skip
-    assert [seat["family"] for seat in summary["seats"]] == ["vendor-b"] * 3
+    # Three independent lenses on the ladder of three families: one family each.
+    assert [seat["family"] for seat in summary["seats"]] == ["vendor-b", "vendor-c", "vendor-d"]
     shipped = load_criteria(EXAMPLE / "criteria.yaml")
     (entry,) = json.loads((tmp_path / "ledger.json").read_text())["slices"]
     assert (entry["criteria_sha256"], entry["frozen_by"]) == (shipped.sha256, "vet")

@@ -193,6 +193,9 @@ def test_the_builders_family_is_never_seated(tmp_path: Path, server: JurorServer
     for lens in routing["lenses"]:
         assert lens["family"] != EXECUTOR
         assert [(s["rung"], s["reason"]) for s in lens["skipped"]] == [("rung-x", "builder_family")]
+    # Three independent lenses on one ladder of three families: one family each.
+    assert [lens["family"] for lens in routing["lenses"]] == ["fam-a", "fam-b", "fam-c"]
+    assert models == {"rung-a-model", "rung-b-model", "rung-c-model"}
     assert read(tmp_path / "vet" / "summary.json")["builder_family"] == EXECUTOR
 
 

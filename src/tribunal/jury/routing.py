@@ -10,7 +10,7 @@ Under `--solo` (L-10) builder-family rungs may sit, but only after every other e
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from tribunal.enums import ReasonCode, RouteStatus
@@ -231,6 +231,22 @@ class Routing:
             "warnings": list(self.warnings),
             "lenses": [lens.to_dict() for lens in self.lenses],
         }
+
+
+def spread(routes: Sequence[LensRoute]) -> tuple[LensRoute, ...]:
+    """`routes` with each one's candidates reordered so the families no earlier route is routed
+    to come first (ladder order otherwise): lenses that share a ladder sit on as many families
+    as it has — independent members, not one model asked three times (P-2, P-11)."""
+    used: set[str] = set()
+    placed: list[LensRoute] = []
+    for lens in routes:
+        fresh = [c for c in lens.candidates if c.rung.family.casefold() not in used]
+        again = [c for c in lens.candidates if c.rung.family.casefold() in used]
+        moved = replace(lens, primary=replace(lens.primary, candidates=tuple(fresh + again)))
+        if moved.candidates:
+            used.add(moved.candidates[0].rung.family.casefold())
+        placed.append(moved)
+    return tuple(placed)
 
 
 def capacity_skip(rung: Rung, tokens: int) -> Skip | None:

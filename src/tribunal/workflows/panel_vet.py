@@ -32,7 +32,7 @@ from tribunal.errors import BadInput
 from tribunal.evidence.slice.criteria import SliceCriteria, load_criteria
 from tribunal.jury.builder import Builder, resolve_builder
 from tribunal.jury.fleet import Fleet, load_fleet
-from tribunal.jury.routing import Routing, route
+from tribunal.jury.routing import Routing, route, spread
 from tribunal.jury.seat.costs import costs_document
 from tribunal.jury.seat.dispatch import SeatJob, dispatch_seats
 from tribunal.jury.seat.record import SeatRecord
@@ -163,6 +163,8 @@ def _route(
         SeatRequest(prompt=text, seat=lens).tokens_estimate for lens, text in prompts.items()
     )
     routing = route(fleet, builder, env=env, tokens=tokens, solo=request.solo, lenses=lenses)
+    # Three independent lenses: on a shared ladder, each on a family no other sits on first.
+    routing = replace(routing, lenses=spread(routing.lenses))
     return routing, tuple(SeatJob(lens, prompts[lens.lens.id]) for lens in routing.lenses)
 
 

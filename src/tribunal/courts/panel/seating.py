@@ -30,7 +30,14 @@ from tribunal.evidence.slice.criteria import PanelLens
 from tribunal.jury.builder import Builder
 from tribunal.jury.fleet import Fleet, Rung
 from tribunal.jury.lenses import Lens
-from tribunal.jury.routing import LadderRoute, LensRoute, Skip, capacity_skip, route_lens
+from tribunal.jury.routing import (
+    LadderRoute,
+    LensRoute,
+    Skip,
+    capacity_skip,
+    route_lens,
+    spread,
+)
 from tribunal.jury.seat.record import RejectedRung
 from tribunal.jury.seat.walk import SeatContext
 from tribunal.jury.transports import RungFailure, SeatRequest
@@ -138,18 +145,8 @@ def route_panel(
 
 def _spread(routed: Sequence[MemberRoute]) -> list[MemberRoute]:
     """Each member's candidates with the families no earlier member sits on first."""
-    used: set[str] = set()
-    spread: list[MemberRoute] = []
-    for member in routed:
-        candidates = member.route.candidates
-        fresh = [c for c in candidates if c.rung.family.casefold() not in used]
-        again = [c for c in candidates if c.rung.family.casefold() in used]
-        ladder = replace(member.route.primary, candidates=tuple(fresh + again))
-        placed = replace(member, route=replace(member.route, primary=ladder))
-        if placed.first is not None:
-            used.add(placed.first.family.casefold())
-        spread.append(placed)
-    return spread
+    routes = spread([member.route for member in routed])
+    return [replace(member, route=route) for member, route in zip(routed, routes, strict=True)]
 
 
 def _ranked(

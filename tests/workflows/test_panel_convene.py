@@ -9,6 +9,9 @@ scenario's effect.
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -699,3 +702,22 @@ def test_the_report_labels_recorded_answers_and_names_fingerprints(
     assert "**Recorded answers:**" in text
     (item,) = court.summary()["fix_list"]
     assert item["fingerprint"] in text and item["fingerprint"] in ran.stdout
+
+
+def test_a_reader_that_goes_away_never_changes_the_exit(
+    tmp_path: Path, server: JurorServer
+) -> None:
+    # `tribunal panel convene ... | head -1`: the pipe is closed before the report is printed.
+    court = make_slice(tmp_path, server)
+    panel_answers(server, same_everywhere(5))
+    env = {**os.environ, "JUROR_KEY": "sk-panel-0123456789"}
+    process = subprocess.Popen(
+        [sys.executable, "-m", "tribunal", *court.args()],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=court.root, env=env,
+    )  # fmt: skip
+    assert process.stdout is not None
+    process.stdout.close()
+    _, stderr = process.communicate(timeout=120)
+    assert process.returncode == 1, stderr  # ITERATE, as if the whole report had been read
+    assert "internal error" not in stderr and "BrokenPipe" not in stderr
+    assert court.summary()["outcome"] == "ITERATE"

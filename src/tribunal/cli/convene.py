@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 
 import click
 
+from tribunal.cli.console import say
 from tribunal.cli.exit_codes import for_outcome
 from tribunal.cli.options import change_range, fleet_and_builder
 
@@ -128,12 +129,12 @@ def convene(
     )
     convening = convene_court(request, on_pruned=_say_pruned)
     for warning in convening.envelope.warnings:
-        click.echo(f"tribunal: warning: {warning}", err=True)
+        say(f"tribunal: warning: {warning}", err=True)
     for warning in convening.routing.warnings:
-        click.echo(f"tribunal: warning: {convening.routing.fleet.label}: {warning}", err=True)
+        say(f"tribunal: warning: {convening.routing.fleet.label}: {warning}", err=True)
     too_large = too_large_for_every_rung(convening.routing.lenses)
     if too_large is not None:  # X-2: one clear line; the lenses hold (exit 3)
-        click.echo(f"tribunal: {too_large}", err=True)
+        say(f"tribunal: {too_large}", err=True)
     report = convening.report
     code = for_outcome(report.decision.outcome)
     root = find_root()
@@ -142,16 +143,14 @@ def convene(
         f"judgment: {display_path(convening.run.path / JUDGMENT_NAME, root)}",
     ]
     if as_json:
-        click.echo(dump_json(summary_document(report)), nl=False)
+        say(dump_json(summary_document(report)), nl=False)
         for line in written:  # stdout holds exactly one JSON document (C-7)
-            click.echo(line, err=True)
+            say(line, err=True)
     else:
-        click.echo(console_report(report, exit_code=code) + "\n".join(written) + "\n", nl=False)
+        say(console_report(report, exit_code=code) + "\n".join(written) + "\n", nl=False)
     ctx.exit(code)
 
 
 def _say_pruned(pruned: Pruned) -> None:
     """B-4: an abandoned worktree of an earlier convening was removed from the repository."""
-    click.echo(
-        f"tribunal: removed a worktree that run {pruned.owner} abandoned: {pruned.path}", err=True
-    )
+    say(f"tribunal: removed a worktree that run {pruned.owner} abandoned: {pruned.path}", err=True)

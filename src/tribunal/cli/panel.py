@@ -6,6 +6,7 @@ from pathlib import Path
 
 import click
 
+from tribunal.cli.console import say
 from tribunal.cli.exit_codes import ExitCode, for_panel, for_vet
 
 MODE_LINE = "Running in tribunal mode: executor -> verifier panel -> consensus."
@@ -16,7 +17,7 @@ LEDGER = click.Path(dir_okay=False, path_type=Path)
 def panel() -> None:
     """Score a slice against frozen criteria with an independent panel of verifiers."""
     # The orchestrator says what it is before anything else (SPEC §9).
-    click.echo(MODE_LINE, err=True)
+    say(MODE_LINE, err=True)
 
 
 @panel.command()
@@ -43,7 +44,7 @@ def freeze(ctx: click.Context, criteria: Path, ledger: Path | None) -> None:
 
     done = panel_freeze(FreezeRequest(criteria, find_root(), ledger))
     state = "froze" if done.new else "already frozen:"
-    click.echo(f"{state} slice {done.slice_id}, criteria sha256 {done.sha256[:12]}")
+    say(f"{state} slice {done.slice_id}, criteria sha256 {done.sha256[:12]}")
     ctx.exit(ExitCode.OK)
 
 
@@ -130,11 +131,11 @@ def vet(
     report = vetting.report
     code = for_vet(report.outcome)
     for warning in report.warnings:
-        click.echo(f"tribunal: warning: {warning}", err=True)
-    click.echo(report.console_text(), nl=False)
-    click.echo(f"run dir: {display_path(vetting.run.path, root)}")
-    click.echo(f"judgment: {display_path(vetting.run.path / JUDGMENT_NAME, root)}")
-    click.echo(f"exit {code}")
+        say(f"tribunal: warning: {warning}", err=True)
+    say(report.console_text(), nl=False)
+    say(f"run dir: {display_path(vetting.run.path, root)}")
+    say(f"judgment: {display_path(vetting.run.path / JUDGMENT_NAME, root)}")
+    say(f"exit {code}")
     ctx.exit(code)
 
 
@@ -252,16 +253,16 @@ def convene(
     report = convening.report
     code = for_panel(report.outcome, caveats_accepted=report.caveats_accepted)
     for warning in report.routing.warnings if report.routing is not None else ():
-        click.echo(f"tribunal: warning: {warning}", err=True)
+        say(f"tribunal: warning: {warning}", err=True)
     written = [
         f"run dir: {display_path(convening.run.path, root)}",
         f"judgment: {display_path(convening.run.path / JUDGMENT_NAME, root)}",
     ]
     if as_json:
-        click.echo(dump_json(report.summary()), nl=False)
+        say(dump_json(report.summary()), nl=False)
         for line in written:  # stdout holds exactly one JSON document
-            click.echo(line, err=True)
+            say(line, err=True)
     else:
-        click.echo(report.report_text() + "\n" + "\n".join(written) + "\n", nl=False)
-        click.echo(f"exit {code}")
+        say(report.report_text() + "\n" + "\n".join(written) + "\n", nl=False)
+        say(f"exit {code}")
     ctx.exit(code)

@@ -1,8 +1,9 @@
-"""The pages speak to users, and hang together. No page but docs/design.md (the maintainers'
-index) holds a requirement ID; every link between pages lands on a file that exists, and on a
-heading of it when it names one; every page under docs/ is reachable from the README; the YAML a
-page quotes is YAML; the index names every requirement ID the code cites; and the architecture
-page names every layer of the import-linter contract.
+"""The pages speak to users, and hang together. No page holds a requirement ID (users never need
+one: the maintainers' index lives with the tests, `tests/requirement_index.md`); every link
+between pages lands on a file that exists, and on a heading of it when it names one; every page
+under docs/ is reachable from the README; the YAML a page quotes is YAML; the index names every
+requirement ID the code cites; and the architecture page names every layer of the import-linter
+contract.
 
 Shell blocks are run by tests/test_readme.py.
 """
@@ -20,7 +21,7 @@ from testing.markdown_page import Page
 
 DOCS = REPO / "docs"
 README = REPO / "README.md"
-DESIGN = DOCS / "design.md"
+INDEX = REPO / "tests" / "requirement_index.md"
 PAGES = {path: Page.read(path, REPO) for path in [README, *sorted(DOCS.rglob("*.md"))]}
 # A requirement ID as SPEC.md writes them — a prefix letter, a hyphen, one or two digits, standing
 # alone (`T-1`, `(E-2)`, `B-1..B-7`, `X-3's`) — or a SPEC section sign (`SPEC §11`). Not a word
@@ -31,10 +32,6 @@ CITED_ID = re.compile(r"\b[TRELVBAPCXSWK]-[0-9]{1,2}\b")
 # One row of the index: `| ID | requirement | modules |`.
 INDEX_ROW = re.compile(r"^\| ([A-Z]-[0-9]+) \| [^|]+ \| (?P<modules>[^|]+) \|$", re.M)
 EXTERNAL = re.compile(r"^[a-z][a-z0-9+.-]*:")  # https:, mailto:, ...
-
-
-def user_pages() -> list[Page]:
-    return [page for path, page in PAGES.items() if path != DESIGN]
 
 
 def requirement_ids(text: str) -> list[str]:
@@ -58,8 +55,8 @@ def test_the_id_pattern_finds_ids_and_only_ids(text: str, expected: list[str]) -
     assert requirement_ids(text) == expected
 
 
-@pytest.mark.parametrize("page", user_pages(), ids=lambda page: page.name)
-def test_no_page_but_the_design_page_holds_a_requirement_id(page: Page) -> None:
+@pytest.mark.parametrize("page", list(PAGES.values()), ids=lambda page: page.name)
+def test_no_page_holds_a_requirement_id(page: Page) -> None:
     found = [
         f"{page.name}:{number}: {ids}"
         for number, line in enumerate(page.source.splitlines(), start=1)
@@ -68,8 +65,12 @@ def test_no_page_but_the_design_page_holds_a_requirement_id(page: Page) -> None:
     assert found == []
 
 
-def test_the_design_page_is_where_the_ids_are() -> None:
-    assert len(set(requirement_ids(PAGES[DESIGN].source))) > 50
+def index_text() -> str:
+    return INDEX.read_text(encoding="utf-8")
+
+
+def test_the_index_is_where_the_ids_are() -> None:
+    assert len(set(requirement_ids(index_text()))) > 50
 
 
 def link_problems(path: Path, page: Page) -> list[str]:
@@ -136,7 +137,7 @@ def cited_ids() -> set[str]:
 
 
 def test_the_index_has_a_line_for_every_id_the_code_cites() -> None:
-    indexed = [row[1] for row in INDEX_ROW.finditer(PAGES[DESIGN].source)]
+    indexed = [row[1] for row in INDEX_ROW.finditer(index_text())]
     assert sorted(indexed) == sorted(set(indexed)), "an ID has two lines"
     assert cited_ids() - set(indexed) == set()
 
@@ -145,7 +146,7 @@ def test_every_module_the_index_names_exists() -> None:
     package = REPO / "src" / "tribunal"
     missing = [
         f"{row[1]}: {module}"
-        for row in INDEX_ROW.finditer(PAGES[DESIGN].source)
+        for row in INDEX_ROW.finditer(index_text())
         for module in re.findall(r"`([^`]+)`", row["modules"])
         if not (package / module).exists()
     ]

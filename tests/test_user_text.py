@@ -1,5 +1,6 @@
-"""Requirement IDs are for maintainers (code comments, tests, commits, docs/design.md): no `--help`,
-no message, no console line and no generated file carries one. Every command has help text."""
+"""Requirement IDs are for maintainers (code comments, tests, commits, tests/requirement_index.md):
+no `--help`, no message, no console line and no generated file carries one. Every command has
+help text."""
 
 from __future__ import annotations
 

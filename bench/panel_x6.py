@@ -21,14 +21,11 @@ import re
 import statistics
 import subprocess
 import sys
-import threading
 import time
-from collections.abc import Iterator
-from contextlib import contextmanager
-from dataclasses import dataclass, field
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
+
+from slow_server import slow_server
 
 TARGET_RATIO = 2.6
 _LENS = re.compile(r'"lens": "([A-Za-z0-9_.-]+)"')
@@ -88,78 +85,14 @@ def _card(lens: str, synthesis: bool) -> dict[str, Any]:
     }
 
 
-@dataclass
-class _Count:
-    """Requests being answered now, and the most ever at once, per phase."""
-
-    lock: threading.Lock = field(default_factory=threading.Lock)
-    now: dict[str, int] = field(default_factory=dict)
-    peak: dict[str, int] = field(default_factory=dict)
-
-    def enter(self, phase: str) -> None:
-        with self.lock:
-            self.now[phase] = self.now.get(phase, 0) + 1
-            self.peak[phase] = max(self.peak.get(phase, 0), self.now[phase])
-
-    def leave(self, phase: str) -> None:
-        with self.lock:
-            self.now[phase] -= 1
+def _answer(prompt: str) -> str:
+    """The card the prompt's member answers in the prompt's phase."""
+    found = _LENS.search(prompt)
+    return json.dumps(_card(found.group(1) if found else "unknown", _SYNTHESIS in prompt))
 
 
-class _Slow(BaseHTTPRequestHandler):
-    protocol_version = "HTTP/1.1"
-    delay_s = 1.0
-    count = _Count()
-
-    def log_message(self, format: str, *args: Any) -> None:
-        return
-
-    def do_POST(self) -> None:
-        body = json.loads(self.rfile.read(int(self.headers.get("Content-Length") or 0)))
-        prompt = body["messages"][-1]["content"]
-        found = _LENS.search(prompt)
-        synthesis = _SYNTHESIS in prompt
-        phase = "synthesis" if synthesis else "score"
-        self.count.enter(phase)
-        try:
-            time.sleep(self.delay_s)
-        finally:
-            self.count.leave(phase)
-        card = _card(found.group(1) if found else "unknown", synthesis)
-        reply = {
-            "choices": [
-                {"message": {"role": "assistant", "content": json.dumps(card)},
-                 "finish_reason": "stop"}
-            ]
-        }  # fmt: skip
-        data = json.dumps(reply).encode()
-        self.send_response(200)
-        self.send_header("Content-Type", "application/json")
-        self.send_header("Content-Length", str(len(data)))
-        self.end_headers()
-        self.wfile.write(data)
-
-
-class _Server(ThreadingHTTPServer):
-    request_queue_size = 64  # a burst of requests never waits on the listen backlog
-
-
-@contextmanager
-def slow_server(delay_s: float) -> Iterator[tuple[str, _Count]]:
-    """A server on 127.0.0.1 answering every chat request after `delay_s`; yields its endpoint
-    and its per-phase counts."""
-    count = _Count()
-    handler = type("SlowHandler", (_Slow,), {"delay_s": delay_s, "count": count})
-    server = _Server(("127.0.0.1", 0), handler)
-    server.daemon_threads = True
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        host, port = server.server_address[:2]
-        yield f"http://{host!s}:{port}/v1", count
-    finally:
-        server.shutdown()
-        server.server_close()
+def _phase(prompt: str) -> str:
+    return "synthesis" if _SYNTHESIS in prompt else "score"
 
 
 def measure(quick: bool, work: Path) -> dict[str, float]:
@@ -168,7 +101,7 @@ def measure(quick: bool, work: Path) -> dict[str, float]:
     phase of the three-lens runs."""
     delay = 0.2 if quick else 1.0
     runs = 1 if quick else 3
-    with slow_server(delay) as (endpoint, count):
+    with slow_server(delay, _answer, _phase) as (endpoint, count):
         fleet = work / "fleet.yaml"
         fleet.write_text(_FLEET.format(endpoint=endpoint), encoding="utf-8")
 

@@ -15,13 +15,10 @@ import re
 import statistics
 import subprocess
 import sys
-import threading
 import time
-from collections.abc import Iterator
-from contextlib import contextmanager
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
-from typing import Any
+
+from slow_server import slow_server
 
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO / "src"))
@@ -58,53 +55,11 @@ tiers:
 _ONE_LENS = "lenses:\n  defect: {tier: generalist}\n"
 
 
-class _Slow(BaseHTTPRequestHandler):
-    protocol_version = "HTTP/1.1"
-    delay_s = 1.0
-
-    def log_message(self, format: str, *args: Any) -> None:
-        return
-
-    def do_POST(self) -> None:
-        body = json.loads(self.rfile.read(int(self.headers.get("Content-Length") or 0)))
-        found = _LENS.search(body["messages"][-1]["content"])
-        lens = found.group(1) if found else "unknown"
-        time.sleep(self.delay_s)
-        verdict = {"verdict": "pass", "lens": lens, "findings": [], "checked": _CHECKED}
-        reply = {
-            "choices": [
-                {"message": {"role": "assistant", "content": json.dumps(verdict)},
-                 "finish_reason": "stop"}
-            ]
-        }  # fmt: skip
-        data = json.dumps(reply).encode()
-        self.send_response(200)
-        self.send_header("Content-Type", "application/json")
-        self.send_header("Content-Length", str(len(data)))
-        self.end_headers()
-        self.wfile.write(data)
-
-
-class _Server(ThreadingHTTPServer):
-    # Ten requests arrive at once: the default listen backlog (5) can drop a connection, and
-    # the client's SYN retry then adds a whole second that is the server's, not the seats'.
-    request_queue_size = 64
-
-
-@contextmanager
-def slow_server(delay_s: float) -> Iterator[str]:
-    """A server on 127.0.0.1 answering every chat request after `delay_s`; yields its endpoint."""
-    handler = type("SlowHandler", (_Slow,), {"delay_s": delay_s})
-    server = _Server(("127.0.0.1", 0), handler)
-    server.daemon_threads = True
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        host, port = server.server_address[:2]
-        yield f"http://{host!s}:{port}/v1"
-    finally:
-        server.shutdown()
-        server.server_close()
+def _pass(prompt: str) -> str:
+    """A pass for the prompt's lens, citing the change."""
+    found = _LENS.search(prompt)
+    lens = found.group(1) if found else "unknown"
+    return json.dumps({"verdict": "pass", "lens": lens, "findings": [], "checked": _CHECKED})
 
 
 def measure(quick: bool, work: Path) -> dict[str, float]:
@@ -115,7 +70,7 @@ def measure(quick: bool, work: Path) -> dict[str, float]:
     repo = _repository(work / "repo")
     contract = work / "contract.yaml"
     contract.write_text(_CONTRACT, encoding="utf-8")
-    with slow_server(delay) as endpoint:
+    with slow_server(delay, _pass) as (endpoint, _):
         eight = work / "fleet.yaml"
         eight.write_text(_FLEET.format(endpoint=endpoint), encoding="utf-8")
         one = work / "fleet-one.yaml"

@@ -6,13 +6,13 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 from typing import Any
 
-import jsonschema
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from testing.json_schemas import matches, strings, subschemas
 
 from tribunal.enums import CitationStatus, ResponseFormat, SeatVerdict, Transport
 from tribunal.jury.citations import CitationSources
@@ -39,33 +39,6 @@ KEYWORDS = {"type", "properties", "required", "additionalProperties", "items", "
 KEYWORDS |= {"pattern", "minLength"}
 DIALECTS = list(SchemaDialect)
 PASS: dict[str, Any] = {"lens": "defect", "checked": [], "findings": [], "verdict": "pass"}
-
-
-def strings(value: Any) -> Iterator[str]:
-    """Every string anywhere in a JSON value, keys included."""
-    if isinstance(value, str):
-        yield value
-    elif isinstance(value, dict):
-        for key, item in value.items():
-            yield key
-            yield from strings(item)
-    elif isinstance(value, list):
-        for item in value:
-            yield from strings(item)
-
-
-def subschemas(schema: Any) -> Iterator[dict[str, Any]]:
-    """Every schema object in `schema`, itself included."""
-    if isinstance(schema, dict):
-        yield schema
-        for item in schema.get("properties", {}).values():
-            yield from subschemas(item)
-        if "items" in schema:
-            yield from subschemas(schema["items"])
-
-
-def matches(schema: dict[str, Any], value: Any) -> bool:
-    return jsonschema.Draft202012Validator(schema).is_valid(value)
 
 
 def location_of(schema: dict[str, Any]) -> dict[str, Any]:

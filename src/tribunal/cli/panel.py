@@ -10,7 +10,8 @@ from tribunal.cli.console import say
 from tribunal.cli.exit_codes import ExitCode, for_panel, for_vet
 
 MODE_LINE = "Running in tribunal mode: executor -> verifier panel -> consensus."
-LEDGER = click.Path(dir_okay=False, path_type=Path)
+FILE = click.Path(dir_okay=False, path_type=Path)
+DIR = click.Path(file_okay=False, path_type=Path)
 
 
 @click.group()
@@ -24,12 +25,12 @@ def panel() -> None:
 @click.option(
     "--criteria",
     required=True,
-    type=click.Path(dir_okay=False, path_type=Path),
+    type=FILE,
     help="The slice's criteria.yaml (dimensions, weights, target, verification commands).",
 )
 @click.option(
     "--ledger",
-    type=LEDGER,
+    type=FILE,
     help="Ledger to record the freeze in (default: <repository root>/.tribunal/ledger.json).",
 )
 @click.pass_context
@@ -52,19 +53,19 @@ def freeze(ctx: click.Context, criteria: Path, ledger: Path | None) -> None:
 @click.option(
     "--plan",
     required=True,
-    type=click.Path(dir_okay=False, path_type=Path),
+    type=FILE,
     help="The plan to vet: how the slice will be built and checked.",
 )
 @click.option(
     "--criteria",
     required=True,
-    type=click.Path(dir_okay=False, path_type=Path),
+    type=FILE,
     help="The slice's criteria.yaml (frozen when the plan proceeds).",
 )
 @click.option(
     "--fleet",
     required=True,
-    type=click.Path(dir_okay=False, path_type=Path),
+    type=FILE,
     help="The fleet file whose rungs the three lenses sit on.",
 )
 @click.option(
@@ -76,12 +77,12 @@ def freeze(ctx: click.Context, criteria: Path, ledger: Path | None) -> None:
     "--out",
     "out_dir",
     required=True,
-    type=click.Path(file_okay=False, path_type=Path),
+    type=DIR,
     help="Run dir: envelope.md, routing.json, verdicts, vet.json, judgment.md, summary.json.",
 )
 @click.option(
     "--ledger",
-    type=LEDGER,
+    type=FILE,
     help="Ledger counting the slice's vettings (default: <repository root>/.tribunal/ledger.json).",
 )
 @click.option(
@@ -143,20 +144,20 @@ def vet(
 @click.option(
     "--criteria",
     required=True,
-    type=click.Path(dir_okay=False, path_type=Path),
+    type=FILE,
     help="The slice's frozen criteria.yaml.",
 )
 @click.option(
     "--report",
     "report_file",
     required=True,
-    type=click.Path(dir_okay=False, path_type=Path),
+    type=FILE,
     help="The executor's report.yaml (never shown to the panel).",
 )
 @click.option(
     "--repo",
     required=True,
-    type=click.Path(file_okay=False, path_type=Path),
+    type=DIR,
     help="The repository the slice was built in.",
 )
 @click.option("--base", required=True, help="The commit the work started from.")
@@ -164,7 +165,7 @@ def vet(
 @click.option(
     "--fleet",
     required=True,
-    type=click.Path(dir_okay=False, path_type=Path),
+    type=FILE,
     help="The fleet file whose rungs the members sit on.",
 )
 @click.option("--builder", help="The executor's family or model (default: the report's executor).")
@@ -172,7 +173,7 @@ def vet(
     "--out",
     "out_dir",
     required=True,
-    type=click.Path(file_okay=False, path_type=Path),
+    type=DIR,
     help="Run dir: scorecards, verification.json, judgment.md, report.md, summary.json (last).",
 )
 @click.option(
@@ -181,7 +182,7 @@ def vet(
     type=click.IntRange(min=1),
     help="The round number (default: the slice's last round + 1).",
 )
-@click.option("--ledger", type=LEDGER, help="Ledger (default: <repo>/.tribunal/ledger.json).")
+@click.option("--ledger", type=FILE, help="Ledger (default: <repo>/.tribunal/ledger.json).")
 @click.option(
     "--accept-caveats",
     is_flag=True,
@@ -194,7 +195,7 @@ def vet(
 )
 @click.option(
     "--summary-to",
-    type=click.Path(dir_okay=False, path_type=Path),
+    type=FILE,
     help="Append report.md to this file (e.g. $GITHUB_STEP_SUMMARY).",
 )
 @click.option("--json", "as_json", is_flag=True, help="Print summary.json instead of the text.")

@@ -6,13 +6,14 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 from typing import Any
 
 import jsonschema
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from testing.json_schemas import matches, strings, subschemas
 
 from tribunal.courts.panel import (
     MalformedCard,
@@ -77,35 +78,6 @@ def schema_for(
         dialect,
         adversary=adversary,
     )
-
-
-def matches(schema: dict[str, Any], value: Any) -> bool:
-    return jsonschema.Draft202012Validator(schema).is_valid(value)
-
-
-def subschemas(schema: Any) -> Iterator[dict[str, Any]]:
-    """Every schema object in `schema`, itself included."""
-    if isinstance(schema, dict):
-        yield schema
-        for item in schema.get("properties", {}).values():
-            yield from subschemas(item)
-        if "items" in schema:
-            yield from subschemas(schema["items"])
-        for branch in schema.get("anyOf", []):
-            yield from subschemas(branch)
-
-
-def strings(value: Any) -> Iterator[str]:
-    """Every string anywhere in a JSON value, keys included."""
-    if isinstance(value, str):
-        yield value
-    elif isinstance(value, dict):
-        for key, item in value.items():
-            yield key
-            yield from strings(item)
-    elif isinstance(value, list):
-        for item in value:
-            yield from strings(item)
 
 
 def changed(path: tuple[str | int, ...], value: Any) -> dict[str, Any]:
